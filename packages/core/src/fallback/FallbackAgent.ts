@@ -1,0 +1,144 @@
+import type { PassThrough } from 'node:stream'
+import { Agent } from '../agent/Agent.js'
+import type { AgentEvents } from '../agent/types.js'
+import type { MicdropAnswerMetadata } from '../conversation/types.js'
+import { AllAgentsFailedError, FirstTokenTimeoutError } from '../retry/errors.js'
+
+export interface FallbackAgentOptions {
+  /** Build the agents to use, in order of preference. Each is built when first needed. */
+  factories: Array<() => Agent>
+  /**
+   * Switch to the next agent when the current one has sent no text within this time
+   * (default 5 000 ms). A tool call counts as a reply: tools never run twice.
+   */
+  firstChunkTimeoutMs?: number
+}
+
+type Outcome = { kind: 'answered' } | { kind: 'cancelled' } | { kind: 'failed'; error: unknown }
+
+const FORWARDED_EVENTS = [
+  'Message',
+  'ToolMessage',
+  'CancelLastUserMessage',
+  'SkipAnswer',
+  'EndCall',
+  'ToolCall',
+] as const satisfies ReadonlyArray<keyof AgentEvents>
+
+/**
+ * Answers with the first agent and falls back to the next when it fails before saying anything:
+ * it emits `Failed`, throws, or sends no text within `firstChunkTimeoutMs`. The next agent answers
+ * the same turn, with the same conversation and tools, and stays in use for the following turns.
+ * Once text was streamed, an answer is never switched mid-way. `Failed` is emitted only when every
+ * agent failed the turn.
+ */
+export class FallbackAgent extends Agent {
+  private readonly factories: Array<() => Agent>
+  private readonly firstChunkTimeoutMs: number
+  private index = 0
+  private active: Agent
+
+  constructor(options: FallbackAgentOptions) {
+    if (options.factories.length === 0) throw new Error('FallbackAgent needs at least one factory')
+    const first = options.factories[0]!()
+    super({ systemPrompt: first.conversation[0]?.role === 'system' ? first.conversation[0].content : '' })
+    this.factories = options.factories
+    this.firstChunkTimeoutMs = options.firstChunkTimeoutMs ?? 5000
+    this.conversation = first.conversation
+    this.tools = first.tools
+    this.active = first
+    this.forwardEvents(first)
+  }
+
+  /** The agent currently answering. */
+  get current(): Agent {
+    return this.active
+  }
+
+  override extract(message: string): { message: string; metadata?: MicdropAnswerMetadata } {
+    return this.active.extract(message)
+  }
+
+  protected async generateAnswer(stream: PassThrough, signal: AbortSignal): Promise<void> {
+    const errors: unknown[] = []
+    for (let tried = 0; tried < this.factories.length; tried++) {
+      const outcome = await this.answerWith(this.active, stream, signal)
+      if (outcome.kind !== 'failed') return
+      errors.push(outcome.error)
+      this.log(`Agent ${this.index} failed before answering, switching:`, outcome.error)
+      if (tried + 1 < this.factories.length) this.switchToNext()
+    }
+    throw new AllAgentsFailedError(errors)
+  }
+
+  cancel(): void {
+    this.active.cancel()
+  }
+
+  override destroy(): void {
+    super.destroy()
+    this.active.destroy()
+  }
+
+  /** Streams one child's answer into ours and tells how it ended. */
+  private answerWith(agent: Agent, stream: PassThrough, signal: AbortSignal): Promise<Outcome> {
+    if (this.logger && !agent.logger) agent.logger = this.logger
+    return new Promise((resolve) => {
+      let committed = false
+      let failure: unknown
+      const childStream = agent.answer()
+      const commit = () => {
+        committed = true
+        clearTimeout(timer)
+      }
+      const onFailed = (error: unknown) => {
+        failure = error
+      }
+      const onAbort = () => agent.cancel()
+      const timer = setTimeout(() => {
+        if (committed) return
+        failure = new FirstTokenTimeoutError(this.firstChunkTimeoutMs)
+        agent.cancel()
+      }, this.firstChunkTimeoutMs)
+      const finish = () => {
+        clearTimeout(timer)
+        agent.off('Failed', onFailed)
+        agent.off('ToolMessage', commit)
+        signal.removeEventListener('abort', onAbort)
+        if (signal.aborted) return resolve({ kind: 'cancelled' })
+        if (failure !== undefined && !committed) return resolve({ kind: 'failed', error: failure })
+        if (failure !== undefined) this.log('Agent failed after it started answering:', failure)
+        resolve({ kind: 'answered' })
+      }
+      agent.on('Failed', onFailed)
+      agent.on('ToolMessage', commit)
+      signal.addEventListener('abort', onAbort, { once: true })
+      childStream.on('data', (chunk: Buffer) => {
+        commit()
+        stream.write(chunk)
+      })
+      childStream.once('end', finish)
+      childStream.once('error', (error) => {
+        failure ??= error
+        finish()
+      })
+    })
+  }
+
+  private switchToNext() {
+    const previous = this.active
+    this.index = (this.index + 1) % this.factories.length
+    const next = this.factories[this.index]!()
+    next.conversation = this.conversation
+    next.tools = this.tools
+    this.active = next
+    this.forwardEvents(next)
+    previous.destroy()
+  }
+
+  private forwardEvents(agent: Agent) {
+    for (const event of FORWARDED_EVENTS) {
+      agent.on(event, (...args: unknown[]) => (this.emit as (...a: unknown[]) => boolean)(event, ...args))
+    }
+  }
+}

@@ -1,0 +1,2 @@
+export { FallbackAgent } from './FallbackAgent.js'
+export type { FallbackAgentOptions } from './FallbackAgent.js'

@@ -1,0 +1,2 @@
+export { Logger } from './Logger.js'
+export type { LogSink } from './Logger.js'

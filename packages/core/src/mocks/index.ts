@@ -1,0 +1,2 @@
+export { MockAgent } from './MockAgent.js'
+export type { MockAgentOptions, MockAnswer } from './MockAgent.js'

@@ -1,0 +1,11 @@
+export type {
+  ModelStreamPart,
+  ModelCall,
+  ModelCallRequest,
+  ModelAnswerLimits,
+  ModelAnswerHost,
+} from './types.js'
+export { DEFAULT_MODEL_ANSWER_LIMITS } from './types.js'
+export { runModelAnswer } from './run-model-answer.js'
+export { runModelCall } from './run-model-call.js'
+export type { ModelCallResult } from './run-model-call.js'

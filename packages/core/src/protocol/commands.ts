@@ -1,0 +1,42 @@
+/**
+ * Text commands a client sends (wire-compatible with Micdrop). Binary frames carry PCM16 audio.
+ */
+export const MicdropClientCommands = {
+  StartSpeaking: 'StartSpeaking',
+  StopSpeaking: 'StopSpeaking',
+  Mute: 'Mute',
+} as const
+export type MicdropClientCommand = (typeof MicdropClientCommands)[keyof typeof MicdropClientCommands]
+
+/**
+ * Text messages a server sends: a bare word, or a word, a space and a JSON payload
+ * (`Message {"role":"assistant",...}`). Clients ignore names they do not know.
+ */
+export const MicdropServerCommands = {
+  Message: 'Message',
+  CancelLastUserMessage: 'CancelLastUserMessage',
+  SkipAnswer: 'SkipAnswer',
+  EndCall: 'EndCall',
+  ToolCall: 'ToolCall',
+  Metrics: 'Metrics',
+} as const
+export type MicdropServerCommand = (typeof MicdropServerCommands)[keyof typeof MicdropServerCommands]
+
+/** WebSocket close codes of the protocol. */
+export const MicdropCloseCodes = {
+  Normal: 1000,
+  MessageTooBig: 1009,
+  InternalError: 1011,
+  BadRequest: 4400,
+  Unauthorized: 4401,
+  NotFound: 4404,
+} as const
+export type MicdropCloseCode = (typeof MicdropCloseCodes)[keyof typeof MicdropCloseCodes]
+
+/** Audio on the wire: PCM, signed 16-bit little-endian, mono, 16 kHz, no header. */
+export const MICDROP_AUDIO_FORMAT = {
+  encoding: 'pcm_s16le',
+  sampleRate: 16000,
+  channels: 1,
+  bytesPerSample: 2,
+} as const

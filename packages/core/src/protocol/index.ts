@@ -1,0 +1,11 @@
+// Browser-safe: nothing here may import a Node built-in.
+export {
+  MicdropClientCommands,
+  MicdropServerCommands,
+  MicdropCloseCodes,
+  MICDROP_AUDIO_FORMAT,
+} from './commands.js'
+export type { MicdropClientCommand, MicdropServerCommand, MicdropCloseCode } from './commands.js'
+export { encodeServerMessage, parseServerMessage } from './messages.js'
+export type { MicdropServerMessage, MicdropTurnMetrics } from './messages.js'
+export type * from '../conversation/types.js'

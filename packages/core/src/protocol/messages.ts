@@ -1,0 +1,68 @@
+import type { MicdropConversationItem, MicdropToolCall } from '../conversation/types.js'
+import { MicdropServerCommands } from './commands.js'
+
+/** Latency of one turn, in milliseconds, as the server measures it (`Metrics <json>`). */
+export interface MicdropTurnMetrics {
+  /** `StopSpeaking` → final transcript. */
+  sttMs?: number
+  /** Answer requested → first text from the agent. */
+  agentFirstTextMs?: number
+  /** First text given to TTS → first audio out of it. */
+  ttsFirstAudioMs?: number
+  /** `StopSpeaking` → first audio frame sent to the client. */
+  endToEndMs?: number
+}
+
+/** A server message parsed from a text frame. */
+export type MicdropServerMessage =
+  | { type: 'Message'; item: MicdropConversationItem }
+  | { type: 'CancelLastUserMessage' }
+  | { type: 'SkipAnswer' }
+  | { type: 'EndCall' }
+  | { type: 'ToolCall'; toolCall: MicdropToolCall }
+  | { type: 'Metrics'; metrics: MicdropTurnMetrics }
+  | { type: 'Unknown'; name: string; payload?: unknown }
+
+/** Encodes a server command with an optional JSON payload: `Name` or `Name <json>`. */
+export function encodeServerMessage(name: string, payload?: unknown): string {
+  return payload === undefined ? name : `${name} ${JSON.stringify(payload)}`
+}
+
+/**
+ * Parses a server text frame. Never throws: a name it does not know (or a payload that is not
+ * JSON) comes back as `Unknown`, for the client to ignore.
+ */
+export function parseServerMessage(text: string): MicdropServerMessage {
+  const space = text.indexOf(' ')
+  const name = space === -1 ? text : text.slice(0, space)
+  let payload: unknown
+  if (space !== -1) {
+    try {
+      payload = JSON.parse(text.slice(space + 1))
+    } catch {
+      return { type: 'Unknown', name, payload: text.slice(space + 1) }
+    }
+  }
+  switch (name) {
+    case MicdropServerCommands.Message:
+      return isObject(payload) ? { type: 'Message', item: payload as MicdropConversationItem } : unknown(name, payload)
+    case MicdropServerCommands.ToolCall:
+      return isObject(payload) ? { type: 'ToolCall', toolCall: payload as MicdropToolCall } : unknown(name, payload)
+    case MicdropServerCommands.Metrics:
+      return isObject(payload) ? { type: 'Metrics', metrics: payload as MicdropTurnMetrics } : unknown(name, payload)
+    case MicdropServerCommands.CancelLastUserMessage:
+    case MicdropServerCommands.SkipAnswer:
+    case MicdropServerCommands.EndCall:
+      return { type: name }
+    default:
+      return unknown(name, payload)
+  }
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null
+}
+
+function unknown(name: string, payload: unknown): MicdropServerMessage {
+  return { type: 'Unknown', name, payload }
+}

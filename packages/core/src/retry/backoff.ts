@@ -1,0 +1,21 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+
+/**
+ * Delay before retry number `retry` (0 for the first retry): 200 ms doubling up to 2 s, with ±20 %
+ * jitter. Short on purpose: a voice user is waiting.
+ */
+export function backoffDelayMs(retry: number): number {
+  const base = Math.min(200 * 2 ** retry, 2000)
+  return Math.round(base * (0.8 + Math.random() * 0.4))
+}
+
+/** Waits `ms`, resolving `false` at once if `signal` aborts (true when the full delay passed). */
+export async function waitUnlessAborted(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return false
+  try {
+    await sleep(ms, undefined, { signal })
+    return true
+  } catch {
+    return false
+  }
+}

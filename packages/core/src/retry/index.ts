@@ -1,0 +1,9 @@
+export {
+  FirstTokenTimeoutError,
+  AllAgentsFailedError,
+  errorStatus,
+  errorMessage,
+  isRetryableError,
+} from './errors.js'
+export { withFirstTokenTimeout } from './first-token-timeout.js'
+export { backoffDelayMs, waitUnlessAborted } from './backoff.js'
