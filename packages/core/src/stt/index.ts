@@ -1,0 +1,2 @@
+export { STT } from './STT.js'
+export type { STTEvents } from './STT.js'
