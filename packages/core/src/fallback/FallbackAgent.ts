@@ -41,7 +41,9 @@ export class FallbackAgent extends Agent {
   constructor(options: FallbackAgentOptions) {
     if (options.factories.length === 0) throw new Error('FallbackAgent needs at least one factory')
     const first = options.factories[0]!()
-    super({ systemPrompt: first.conversation[0]?.role === 'system' ? first.conversation[0].content : '' })
+    super({
+      systemPrompt: first.conversation[0]?.role === 'system' ? first.conversation[0].content : '',
+    })
     this.factories = options.factories
     this.firstChunkTimeoutMs = options.firstChunkTimeoutMs ?? 5000
     this.conversation = first.conversation
@@ -138,7 +140,9 @@ export class FallbackAgent extends Agent {
 
   private forwardEvents(agent: Agent) {
     for (const event of FORWARDED_EVENTS) {
-      agent.on(event, (...args: unknown[]) => (this.emit as (...a: unknown[]) => boolean)(event, ...args))
+      agent.on(event, (...args: unknown[]) =>
+        (this.emit as (...a: unknown[]) => boolean)(event, ...args)
+      )
     }
   }
 }
