@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { readAll, recordEvents } from '../../test/helpers.js'
+import { cancelOnFirstChunk, readAll, recordEvents } from '../../test/helpers.js'
 import { MockAgent } from './MockAgent.js'
 
 describe('MockAgent', () => {
@@ -43,14 +43,7 @@ describe('MockAgent', () => {
 
   it('stops streaming at once when cancelled during a slow answer', async () => {
     const agent = new MockAgent({ answers: ['a b c d e f'], wordDelayMs: 20 })
-    const stream = agent.answer()
-    const chunks: string[] = []
-    stream.on('data', (chunk) => {
-      chunks.push(chunk.toString())
-      agent.cancel()
-    })
-    await new Promise((resolve) => stream.on('end', resolve))
-    expect(chunks).toEqual(['a '])
+    expect(await cancelOnFirstChunk(agent)).toEqual(['a '])
     expect(agent.conversation).toHaveLength(1)
   })
 })

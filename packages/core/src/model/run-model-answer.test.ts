@@ -1,7 +1,7 @@
 import type { PassThrough } from 'node:stream'
 import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { delay, readAll, recordEvents } from '../../test/helpers.js'
+import { cancelOnFirstChunk, delay, readAll, recordEvents } from '../../test/helpers.js'
 import { Agent } from '../agent/Agent.js'
 import type { AgentOptions } from '../agent/types.js'
 import type { MicdropConversation } from '../conversation/types.js'
@@ -248,15 +248,8 @@ describe('the shared step loop', () => {
         yield text(' a time')
       })()
     })
-    const stream = agent.answer()
-    const chunks: string[] = []
-    stream.on('data', (chunk) => {
-      chunks.push(chunk.toString())
-      agent.cancel()
-    })
-    await new Promise((resolve) => stream.on('end', resolve))
+    expect(await cancelOnFirstChunk(agent)).toEqual(['Once upon'])
     await delay(50)
-    expect(chunks).toEqual(['Once upon'])
     expect(seen?.aborted).toBe(true)
     expect(assistantTexts(agent)).toEqual([])
   })
