@@ -4,10 +4,10 @@ import type { PassThrough } from 'node:stream'
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions'
 import type { ResponseCreateParamsStreaming } from 'openai/resources/responses/responses'
 import { convertToChatMessages } from '../chat/convert-to-chat-messages.js'
-import { mapChatStream } from '../chat/map-chat-stream.js'
+import { ChatStreamMapper } from '../chat/chat-stream-mapper.js'
 import { toOpenaiError } from '../errors/to-openai-error.js'
 import { convertToResponsesInput } from '../responses/convert-to-responses-input.js'
-import { mapResponsesStream } from '../responses/map-responses-stream.js'
+import { mapResponsesEvent } from '../responses/map-responses-event.js'
 import { prepareChatTools, prepareResponsesTools, shouldSendTools } from '../tools/prepare-tools.js'
 import { DEFAULT_OPENAI_MODEL, type OpenaiAgentOptions } from './types.js'
 
@@ -69,7 +69,11 @@ export class OpenaiAgent extends Agent<OpenaiAgentOptions> {
           ...(withTools ? { tools: prepareChatTools(this.tools) } : {}),
           stream: true,
         }
-        yield* mapChatStream(await this.openai.chat.completions.create(body, requestOptions))
+        const mapper = new ChatStreamMapper()
+        for await (const chunk of await this.openai.chat.completions.create(body, requestOptions)) {
+          for (const part of mapper.map(chunk)) yield part
+        }
+        for (const part of mapper.finish()) yield part
       } else {
         const body: ResponseCreateParamsStreaming = {
           ...options.settings,
@@ -78,7 +82,10 @@ export class OpenaiAgent extends Agent<OpenaiAgentOptions> {
           ...(withTools ? { tools: prepareResponsesTools(this.tools) } : {}),
           stream: true,
         }
-        yield* mapResponsesStream(await this.openai.responses.create(body, requestOptions))
+        for await (const event of await this.openai.responses.create(body, requestOptions)) {
+          const part = mapResponsesEvent(event)
+          if (part) yield part
+        }
       }
     } catch (error) {
       throw toOpenaiError(error)

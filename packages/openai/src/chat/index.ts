@@ -1,2 +1,2 @@
 export { convertToChatMessages } from './convert-to-chat-messages.js'
-export { mapChatStream } from './map-chat-stream.js'
+export { ChatStreamMapper } from './chat-stream-mapper.js'

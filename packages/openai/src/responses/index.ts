@@ -1,2 +1,2 @@
 export { convertToResponsesInput } from './convert-to-responses-input.js'
-export { mapResponsesStream } from './map-responses-stream.js'
+export { mapResponsesEvent } from './map-responses-event.js'

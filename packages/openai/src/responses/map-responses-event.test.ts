@@ -2,16 +2,10 @@ import type { ModelStreamPart } from '@openmic/core'
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
 import { describe, expect, it } from 'vitest'
 import { OpenaiStreamError } from '../errors/OpenaiStreamError.js'
-import { mapResponsesStream } from './map-responses-stream.js'
+import { mapResponsesEvent } from './map-responses-event.js'
 
-async function parts(events: object[]): Promise<ModelStreamPart[]> {
-  const out: ModelStreamPart[] = []
-  for await (const part of mapResponsesStream(toIterable(events))) out.push(part)
-  return out
-}
-
-async function* toIterable(events: object[]): AsyncGenerator<ResponseStreamEvent> {
-  for (const event of events) yield event as ResponseStreamEvent
+function parts(events: object[]): ModelStreamPart[] {
+  return events.flatMap((event) => mapResponsesEvent(event as ResponseStreamEvent) ?? [])
 }
 
 const functionCall = (args: string) => ({
@@ -21,10 +15,10 @@ const functionCall = (args: string) => ({
   arguments: args,
 })
 
-describe('mapResponsesStream', () => {
+describe('mapResponsesEvent', () => {
   it('maps text, refusal and reasoning deltas', async () => {
     expect(
-      await parts([
+      parts([
         { type: 'response.created', response: {} },
         { type: 'response.output_item.added', item: { type: 'reasoning' } },
         { type: 'response.reasoning_summary_text.delta', delta: 'hmm' },
@@ -42,7 +36,7 @@ describe('mapResponsesStream', () => {
   })
 
   it('emits a tool call once its item is done, empty arguments as {}', async () => {
-    const result = await parts([
+    const result = parts([
       { type: 'response.output_item.added', item: functionCall('') },
       { type: 'response.function_call_arguments.delta', delta: '{"a"' },
       { type: 'response.output_item.done', item: functionCall('') },
@@ -65,25 +59,22 @@ describe('mapResponsesStream', () => {
     ])
   })
 
-  it('throws the code of an error event, fields at the top or nested', async () => {
-    await expect(parts([{ type: 'error', code: 'server_error', message: 'oops' }])).rejects.toEqual(
+  it('throws the code of an error event, fields at the top or nested', () => {
+    expect(() => parts([{ type: 'error', code: 'server_error', message: 'oops' }])).toThrow(
       expect.objectContaining({ code: 'server_error', message: 'oops' })
     )
     const nested = { type: 'error', error: { code: 'insufficient_quota', message: 'quota' } }
-    await expect(parts([nested])).rejects.toBeInstanceOf(OpenaiStreamError)
-    await expect(parts([nested])).rejects.toMatchObject({ code: 'insufficient_quota' })
+    expect(() => parts([nested])).toThrow(OpenaiStreamError)
+    expect(() => parts([nested])).toThrow(expect.objectContaining({ code: 'insufficient_quota' }))
   })
 
-  it('throws on response.failed', async () => {
+  it('throws on response.failed', () => {
     const failed = {
       type: 'response.failed',
       response: { error: { code: 'server_error', message: 'x' } },
     }
-    await expect(
-      parts([{ type: 'response.output_text.delta', delta: 'a' }, failed])
-    ).rejects.toMatchObject({
-      code: 'server_error',
-      retryable: false,
-    })
+    expect(() => parts([{ type: 'response.output_text.delta', delta: 'a' }, failed])).toThrow(
+      expect.objectContaining({ code: 'server_error', retryable: false })
+    )
   })
 })

@@ -1,23 +1,19 @@
 import type { ModelStreamPart } from '@openmic/core'
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import { describe, expect, it } from 'vitest'
-import { mapChatStream } from './map-chat-stream.js'
+import { ChatStreamMapper } from './chat-stream-mapper.js'
 
-async function parts(deltas: object[]): Promise<ModelStreamPart[]> {
-  const out: ModelStreamPart[] = []
-  async function* chunks() {
-    for (const delta of deltas)
-      yield { choices: [{ index: 0, delta }] } as unknown as ChatCompletionChunk
-    yield { choices: [] } as unknown as ChatCompletionChunk // usage chunk
-  }
-  for await (const part of mapChatStream(chunks())) out.push(part)
-  return out
+function parts(deltas: object[]): ModelStreamPart[] {
+  const mapper = new ChatStreamMapper()
+  const chunks = [...deltas.map((delta) => ({ choices: [{ index: 0, delta }] })), { choices: [] }]
+  const out = chunks.flatMap((chunk) => mapper.map(chunk as unknown as ChatCompletionChunk))
+  return [...out, ...mapper.finish()]
 }
 
-describe('mapChatStream', () => {
+describe('ChatStreamMapper', () => {
   it('maps content, refusal and reasoning', async () => {
     expect(
-      await parts([
+      parts([
         { role: 'assistant', content: '' },
         { reasoning_content: 'think' },
         { reasoning: 'more' },
@@ -33,7 +29,7 @@ describe('mapChatStream', () => {
   })
 
   it('assembles tool calls by index and emits them at the end', async () => {
-    const result = await parts([
+    const result = parts([
       {
         tool_calls: [
           { index: 0, id: 'a', type: 'function', function: { name: 'w', arguments: '' } },
@@ -61,7 +57,7 @@ describe('mapChatStream', () => {
   })
 
   it('accepts whole calls without index (Mistral-style servers)', async () => {
-    const result = await parts([
+    const result = parts([
       { tool_calls: [{ id: 'm1', function: { name: 'w', arguments: '{"a":1}' } }] },
       { tool_calls: [{ id: 'm2', function: { name: 'w', arguments: '{"a":2}' } }] },
     ])
