@@ -64,15 +64,15 @@ describe('AnswerWriter', () => {
     expect(written.join('')).toBe('I am <')
   })
 
-  it('writes deltas that arrive together as one chunk', async () => {
+  it('writes the first text at once, then deltas that arrive together as one chunk', async () => {
     const { stream, written } = collect()
     const writer = new AnswerWriter(stream)
     for (const word of ['One ', 'two ', 'three.']) writer.write(word)
     await new Promise(setImmediate)
-    expect(written).toEqual(['One two three.'])
+    expect(written).toEqual(['One ', 'two three.'])
     writer.write(' Four.')
     await new Promise(setImmediate)
-    expect(written).toEqual(['One two three.', ' Four.'])
+    expect(written).toEqual(['One ', 'two three.', ' Four.'])
   })
 
   it('reports what was written, for an answer that broke off', () => {

@@ -6,8 +6,8 @@ import type { Writable } from 'node:stream'
  * held back until the next delta tells whether it is one: with `startTag = '<score>'`, the deltas
  * `"Sure. <sc"`, `"ore>42</score>"` write only `"Sure. "`.
  *
- * Deltas that arrive together (one network read holds many) are written as one chunk, on the next
- * tick: one stream write instead of one per delta, at no cost in latency.
+ * The first text is written at once; later deltas that arrive together (one network read holds
+ * many) are written as one chunk on the next tick: one stream write instead of one per delta.
  *
  * Every provider streams through one writer per model call; `end()` gives the full text for
  * `Agent.extract()`.
@@ -90,6 +90,7 @@ export class AnswerWriter {
   private accept(end: number): void {
     if (end <= this.acceptedLength) return
     this.acceptedLength = end
+    if (this.flushedLength === 0) return this.flush()
     if (!this.flushScheduled) {
       this.flushScheduled = true
       process.nextTick(this.scheduledFlush)
