@@ -1,3 +1,4 @@
+export * from './agent/index.js'
 export * from './errors/index.js'
 export * from './stt/index.js'
 export * from './tts/index.js'
