@@ -101,7 +101,7 @@ for (const question of QUESTIONS) clips.push(await speakAll(tts, question))
 
 const lines = ['| metric (ms) | p50 | p90 | runs |', '| --- | --- | --- | --- |']
 const modes = [
-  ['STT finalize, default (fwdflat no, bestpath no)', {}],
+  ['STT finalize, defaults (fwdflat no)', {}],
   ['STT finalize, `args: { fwdflat: "yes" }`', { args: { fwdflat: 'yes' } }],
 ]
 for (const [name, options] of modes) {

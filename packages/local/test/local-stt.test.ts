@@ -85,4 +85,36 @@ describe('LocalSTT', () => {
     expect(text).toBe('what time is it')
     expect(transcripts).toEqual(['what time is it'])
   })
+
+  it('drops an utterance whose audio stream is destroyed without ending', async () => {
+    const transcripts: string[] = []
+    const onTranscript = (text: string) => transcripts.push(text)
+    stt.on('Transcript', onTranscript)
+    const audio = new PassThrough()
+    stt.transcribe(audio)
+    audio.write(question)
+    audio.destroy()
+    const text = await transcribe(stt, question)
+    stt.off('Transcript', onTranscript)
+    expect(text).toBe('what time is it')
+    expect(transcripts).toEqual(['what time is it'])
+  })
+
+  it('gives its loaded decoder to the next LocalSTT when destroyed', async () => {
+    const first = new LocalSTT({ args: { beam: '1e-48' } })
+    await first.ready()
+    first.destroy()
+    const second = new LocalSTT({ args: { beam: '1e-48' } })
+    const third = new LocalSTT({ args: { beam: '1e-48' } })
+    const soon = () => new Promise((resolve) => setImmediate(() => resolve('loading')))
+    try {
+      // Already loaded: ready before the next turn of the event loop. A new worker cannot be.
+      expect(await Promise.race([second.ready().then(() => 'ready'), soon()])).toBe('ready')
+      expect(await Promise.race([third.ready().then(() => 'ready'), soon()])).toBe('loading')
+      expect(await transcribe(second, question)).toBe('what time is it')
+    } finally {
+      second.destroy()
+      third.destroy()
+    }
+  })
 })

@@ -98,4 +98,12 @@ describe('LocalTTS', () => {
     tts.off('Audio', onAudio).off('Failed', onFailed)
     expect(events).toEqual(['agent failed', 'Audio'])
   })
+
+  it('speaks what it read from a text stream destroyed without an error, then ends', async () => {
+    const text = new PassThrough()
+    const audio = speak(tts, text)
+    text.write('Cut short. And this too')
+    setTimeout(() => text.destroy(), 20)
+    expect((await audio).equals(await speak(tts, 'Cut short. And this too'))).toBe(true)
+  })
 })

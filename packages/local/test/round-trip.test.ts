@@ -44,7 +44,7 @@ describe('LocalTTS → LocalSTT round trip', () => {
       `LocalSTT word error rate on flite slt: ${(wer * 100).toFixed(1)}% ` +
         `(${errors}/${words} words)\n${misses.join('\n')}`
     )
-    expect(wer).toBeLessThan(0.15)
+    expect(wer).toBeLessThan(0.2)
   }, 60_000)
 
   // Last: the decoder adapts to the voice it hears (live cepstral mean normalization), and this

@@ -1,12 +1,19 @@
 import type { Readable } from 'node:stream'
 import { STT } from '@openmic/core'
 import { checkPocketsphinx, type PocketsphinxOptions } from '../native/pocketsphinx.js'
-import { WorkerHost } from '../worker/WorkerHost.js'
+import type { WorkerHost } from '../worker/WorkerHost.js'
+import { WorkerPool } from '../worker/WorkerPool.js'
 import type { SttRequest, SttResponse, SttWorkerData } from './messages.js'
 import { Pcm16Aligner } from './Pcm16Aligner.js'
 
 /** Options of {@link LocalSTT}: where the model is and extra pocketsphinx arguments. */
 export type LocalSTTOptions = PocketsphinxOptions
+
+/** Loaded decoders, kept between calls: a new LocalSTT takes one whose model is already loaded. */
+const pool = new WorkerPool<SttRequest, SttResponse>(new URL('./stt-worker.js', import.meta.url))
+
+/** Utterance numbers, unique in the process: a pooled worker's late answers never match. */
+let lastUtt = 0
 
 /** The utterance being streamed to the worker. */
 interface Streaming {
@@ -19,9 +26,10 @@ interface Streaming {
  *
  * The decoder runs in a worker thread (the event loop never blocks) and decodes while the user
  * speaks, so the transcript is ready a few milliseconds after the audio stream ends. The model
- * loads once per `LocalSTT` (about half a second, in the background; await {@link LocalSTT.ready}
- * to wait for it) and the decoder is reused for every utterance. Emits one `Transcript` per
- * utterance, none when nothing was recognized. Call `destroy()` to stop the worker.
+ * loads once (about half a second, in the background; await {@link LocalSTT.ready} to wait for
+ * it) and the decoder is reused for every utterance. `destroy()` gives the loaded decoder back
+ * for the next `LocalSTT` with the same options (one is kept), so the next call starts at once.
+ * Emits one `Transcript` per utterance, none when nothing was recognized.
  *
  * @throws {LocalSetupError} when `libpocketsphinx3` or `pocketsphinx-en-us` is not installed.
  *
@@ -32,21 +40,20 @@ interface Streaming {
  */
 export class LocalSTT extends STT {
   private readonly host: WorkerHost<SttRequest, SttResponse>
+  private readonly workerData: SttWorkerData
   private streaming?: Streaming
-  private lastUtt = 0
+  private destroyed = false
   /** Utterances whose transcript is awaited. */
   private readonly waiting = new Set<number>()
 
   constructor(options: LocalSTTOptions = {}) {
     super()
     checkPocketsphinx(options)
-    const workerData: SttWorkerData = { options }
-    this.host = new WorkerHost(
-      new URL('./stt-worker.js', import.meta.url),
-      workerData,
-      (message) => this.onMessage(message),
-      (error) => this.onFatal(error)
-    )
+    this.workerData = { options }
+    this.host = pool.acquire(this.workerData, {
+      onMessage: (message) => this.onMessage(message),
+      onFatal: (error) => this.onFatal(error),
+    })
   }
 
   /** Resolves once the model is loaded; `transcribe()` may be called before (audio waits). */
@@ -55,8 +62,9 @@ export class LocalSTT extends STT {
   }
 
   transcribe(audio: Readable): void {
+    if (this.destroyed) return
     this.abortStreaming()
-    const utt = ++this.lastUtt
+    const utt = ++lastUtt
     const failure = this.host.error
     if (failure) {
       process.nextTick(() => this.emit('Failed', failure))
@@ -81,21 +89,27 @@ export class LocalSTT extends STT {
       this.abortStreaming()
       this.emit('Failed', error)
     }
+    // Destroyed without an error and without ending: the utterance is dropped.
+    const onClose = () => this.abortStreaming()
     const detach = () => {
       audio.off('data', onData)
       audio.off('end', onEnd)
       audio.off('error', onError)
+      audio.off('close', onClose)
     }
     this.streaming = { utt, detach }
     audio.on('data', onData)
     audio.on('end', onEnd)
     audio.on('error', onError)
+    audio.on('close', onClose)
   }
 
   override destroy(): void {
+    if (this.destroyed) return
+    this.destroyed = true
     this.abortStreaming()
     for (const utt of this.waiting) this.settle(utt)
-    this.host.terminate()
+    pool.giveBack(this.workerData, this.host)
     super.destroy()
   }
 

@@ -1,9 +1,16 @@
 import type { Readable } from 'node:stream'
 import { TTS } from '@openmic/core'
 import { checkFlite, type FliteVoice } from '../native/flite.js'
-import { WorkerHost } from '../worker/WorkerHost.js'
+import type { WorkerHost } from '../worker/WorkerHost.js'
+import { WorkerPool } from '../worker/WorkerPool.js'
 import type { TtsRequest, TtsResponse, TtsWorkerData } from './messages.js'
 import { SpeakJob } from './SpeakJob.js'
+
+/** Loaded voices, kept between calls: a new LocalTTS takes one that is ready. */
+const pool = new WorkerPool<TtsRequest, TtsResponse>(new URL('./tts-worker.js', import.meta.url))
+
+/** Request numbers, unique in the process: a pooled worker's late answers never match. */
+let lastId = 0
 
 /** Options of {@link LocalTTS}. */
 export interface LocalTTSOptions {
@@ -23,7 +30,7 @@ export interface LocalTTSOptions {
  * after the first sentence, not after the whole answer. Emits `Audio` (PCM16 mono 16 kHz) chunks,
  * then `AudioEnd` once the text ended and all its audio was emitted. `cancel()` stops at once: no
  * `Audio` of the cancelled text is emitted afterwards. A `speak()` while speaking is queued after
- * the current text. Call `destroy()` to stop the worker.
+ * the current text. `destroy()` gives the worker back for the next `LocalTTS` (one is kept).
  *
  * @throws {LocalSetupError} when `libflite1` is not installed.
  *
@@ -34,12 +41,13 @@ export interface LocalTTSOptions {
  */
 export class LocalTTS extends TTS {
   private readonly host: WorkerHost<TtsRequest, TtsResponse>
+  private readonly workerData: TtsWorkerData
   private readonly maxSentenceLength: number
   private readonly chunkBytes: number
   private jobs: SpeakJob[] = []
   /** The sentence being synthesized (one at a time, so cancel never waits for queued work). */
   private inFlight?: number
-  private lastId = 0
+  private destroyed = false
   /** Incremented by `cancel()`: audio emission checks it between chunks. */
   private epoch = 0
 
@@ -49,13 +57,11 @@ export class LocalTTS extends TTS {
     checkFlite(voice)
     this.maxSentenceLength = options.maxSentenceLength ?? 200
     this.chunkBytes = Math.max(2, Math.round(((options.chunkMs ?? 250) * 16000) / 1000) * 2)
-    const workerData: TtsWorkerData = { voice }
-    this.host = new WorkerHost(
-      new URL('./tts-worker.js', import.meta.url),
-      workerData,
-      (message) => this.onMessage(message),
-      (error) => this.onFatal(error)
-    )
+    this.workerData = { voice }
+    this.host = pool.acquire(this.workerData, {
+      onMessage: (message) => this.onMessage(message),
+      onFatal: (error) => this.onFatal(error),
+    })
   }
 
   /** Resolves once the voice is loaded; `speak()` may be called before. */
@@ -64,6 +70,7 @@ export class LocalTTS extends TTS {
   }
 
   speak(text: Readable): void {
+    if (this.destroyed) return
     const failure = this.host.error
     if (failure) {
       process.nextTick(() => this.emit('Failed', failure))
@@ -88,8 +95,10 @@ export class LocalTTS extends TTS {
   }
 
   override destroy(): void {
+    if (this.destroyed) return
+    this.destroyed = true
     super.destroy()
-    this.host.terminate()
+    pool.giveBack(this.workerData, this.host)
   }
 
   /** Sends the next sentence to the worker, or ends the current job. */
@@ -99,7 +108,7 @@ export class LocalTTS extends TTS {
       if (!job) return
       const text = job.sentences.shift()
       if (text !== undefined) {
-        this.inFlight = ++this.lastId
+        this.inFlight = ++lastId
         this.host.hold()
         this.host.post({ type: 'speak', id: this.inFlight, text })
         return

@@ -29,6 +29,7 @@ export class SpeakJob {
     text.on('data', this.onData)
     text.on('end', this.onEnd)
     text.on('error', this.onFailure)
+    text.on('close', this.onEnd)
   }
 
   /** Stops reading the text. */
@@ -36,6 +37,7 @@ export class SpeakJob {
     this.text.off('data', this.onData)
     this.text.off('end', this.onEnd)
     this.text.off('error', this.onFailure)
+    this.text.off('close', this.onEnd)
   }
 
   private readonly onData = (chunk: Buffer | string) => {
@@ -43,6 +45,7 @@ export class SpeakJob {
     this.add(this.splitter.push(text))
   }
 
+  /** The text ended, or its stream was destroyed without an error: what was read is spoken. */
   private readonly onEnd = () => {
     this.detach()
     this.ended = true
