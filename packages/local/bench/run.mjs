@@ -1,6 +1,7 @@
 // Latency of @openmic/local: `pnpm --filter @openmic/local bench` (builds first through turbo).
 // - STT finalize: audio streamed in 100 ms frames at real-time pace (as from a microphone), then the
 //   stream ends; time from the end of the audio to the Transcript event.
+// The min column is the least disturbed by other jobs on the machine.
 // - TTS first audio: time from speak() (the answer's text at once) to the first Audio event, with
 //   flite in-process (LocalTTS) and, for comparison, the `flite` command in a child process.
 import { execFile } from 'node:child_process'
@@ -27,8 +28,8 @@ function percentile(values, p) {
 }
 
 function row(name, values) {
-  const cells = [name, percentile(values, 50).toFixed(1), percentile(values, 90).toFixed(1)]
-  return `| ${cells.join(' | ')} | ${values.length} |`
+  const cells = [50, 90, 0].map((p) => (p ? percentile(values, p) : Math.min(...values)).toFixed(1))
+  return `| ${[name, ...cells].join(' | ')} | ${values.length} |`
 }
 
 function speakAll(tts, text) {
@@ -99,7 +100,7 @@ await tts.ready()
 const clips = []
 for (const question of QUESTIONS) clips.push(await speakAll(tts, question))
 
-const lines = ['| metric (ms) | p50 | p90 | runs |', '| --- | --- | --- | --- |']
+const lines = ['| metric (ms) | p50 | p90 | min | runs |', '| --- | --- | --- | --- | --- |']
 const modes = [
   ['STT finalize, defaults (fwdflat no)', {}],
   ['STT finalize, `args: { fwdflat: "yes" }`', { args: { fwdflat: 'yes' } }],
