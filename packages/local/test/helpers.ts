@@ -1,5 +1,21 @@
 import { Readable } from 'node:stream'
-import type { LocalSTT, LocalTTS } from '../dist/index.js'
+import { afterAll, beforeAll } from 'vitest'
+import { LocalSTT, LocalTTS } from '../dist/index.js'
+
+/** A LocalSTT and a LocalTTS for a test file: loaded before its tests, destroyed after. */
+export function useSpeech(): { stt: LocalSTT; tts: LocalTTS } {
+  const speech = {} as { stt: LocalSTT; tts: LocalTTS }
+  beforeAll(async () => {
+    speech.stt = new LocalSTT()
+    speech.tts = new LocalTTS()
+    await Promise.all([speech.stt.ready(), speech.tts.ready()])
+  })
+  afterAll(() => {
+    speech.stt.destroy()
+    speech.tts.destroy()
+  })
+  return speech
+}
 
 /** Sentences spoken by flite for the word error rate (short, conversational). */
 export const SENTENCES = [

@@ -47,19 +47,37 @@ describe('LocalSTT', () => {
     expect(await transcribe(stt, question)).toBe('what time is it')
   })
 
-  it('drops an utterance replaced by a new transcribe() before it ended', async () => {
+  /**
+   * Transcribes the question between `before` and `after`, which stream an utterance that must give
+   * no transcript; returns every transcript heard meanwhile (utterances are decoded in order).
+   */
+  async function heardAround(before: () => void, after?: () => Promise<void>) {
     const transcripts: string[] = []
     const onTranscript = (text: string) => transcripts.push(text)
     stt.on('Transcript', onTranscript)
+    try {
+      before()
+      expect(await transcribe(stt, question)).toBe('what time is it')
+      await after?.()
+    } finally {
+      stt.off('Transcript', onTranscript)
+    }
+    return transcripts
+  }
+
+  it('drops an utterance replaced by a new transcribe() before it ended', async () => {
     const abandoned = new PassThrough()
-    stt.transcribe(abandoned)
-    abandoned.write(story.subarray(0, story.length / 2))
-    const text = await transcribe(stt, question)
-    abandoned.end(story.subarray(story.length / 2))
-    await new Promise((resolve) => setTimeout(resolve, 200))
-    stt.off('Transcript', onTranscript)
-    expect(text).toBe('what time is it')
-    expect(transcripts).toEqual(['what time is it'])
+    const heard = await heardAround(
+      () => {
+        stt.transcribe(abandoned)
+        abandoned.write(story.subarray(0, story.length / 2))
+      },
+      async () => {
+        abandoned.end(story.subarray(story.length / 2))
+        await new Promise((resolve) => setTimeout(resolve, 200))
+      }
+    )
+    expect(heard).toEqual(['what time is it'])
   })
 
   it('reports a failing audio stream as Failed, then transcribes the next utterance', async () => {
@@ -73,31 +91,22 @@ describe('LocalSTT', () => {
   })
 
   it('emits no Transcript for silence', async () => {
-    const transcripts: string[] = []
-    const onTranscript = (text: string) => transcripts.push(text)
-    stt.on('Transcript', onTranscript)
     const silence = new PassThrough()
-    stt.transcribe(silence)
-    silence.end(Buffer.alloc(32000))
-    // Utterances are decoded in order: the next transcript comes after the silence's would have.
-    const text = await transcribe(stt, question)
-    stt.off('Transcript', onTranscript)
-    expect(text).toBe('what time is it')
-    expect(transcripts).toEqual(['what time is it'])
+    const heard = await heardAround(() => {
+      stt.transcribe(silence)
+      silence.end(Buffer.alloc(32000))
+    })
+    expect(heard).toEqual(['what time is it'])
   })
 
   it('drops an utterance whose audio stream is destroyed without ending', async () => {
-    const transcripts: string[] = []
-    const onTranscript = (text: string) => transcripts.push(text)
-    stt.on('Transcript', onTranscript)
     const audio = new PassThrough()
-    stt.transcribe(audio)
-    audio.write(question)
-    audio.destroy()
-    const text = await transcribe(stt, question)
-    stt.off('Transcript', onTranscript)
-    expect(text).toBe('what time is it')
-    expect(transcripts).toEqual(['what time is it'])
+    const heard = await heardAround(() => {
+      stt.transcribe(audio)
+      audio.write(question)
+      audio.destroy()
+    })
+    expect(heard).toEqual(['what time is it'])
   })
 
   it('gives its loaded decoder to the next LocalSTT when destroyed', async () => {
