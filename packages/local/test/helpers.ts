@@ -56,10 +56,7 @@ export function speak(tts: LocalTTS, text: string | Readable): Promise<Buffer> {
   })
 }
 
-/**
- * Streams `audio` (PCM16 16 kHz) to the STT in chunks and resolves with the transcript (so the
- * audio must contain speech: silence emits no Transcript).
- */
+/** Streams `audio` (PCM16 16 kHz) to the STT in chunks and resolves with the transcript. */
 export function transcribe(stt: LocalSTT, audio: Buffer, chunkBytes = 3200): Promise<string> {
   return new Promise((resolve, reject) => {
     const done = (error: unknown, text = '') => {

@@ -29,7 +29,8 @@ interface Streaming {
  * loads once (about half a second, in the background; await {@link LocalSTT.ready} to wait for
  * it) and the decoder is reused for every utterance. `destroy()` gives the loaded decoder back
  * for the next `LocalSTT` with the same options (one is kept), so the next call starts at once.
- * Emits one `Transcript` per utterance, none when nothing was recognized.
+ * Emits one `Transcript` per utterance once its audio ended: `''` when nothing was recognized (the
+ * server then skips the answer).
  *
  * @throws {LocalSetupError} when `libpocketsphinx3` or `pocketsphinx-en-us` is not installed.
  *
@@ -136,7 +137,7 @@ export class LocalSTT extends STT {
       return
     }
     this.log(`Utterance ${message.utt}: "${message.text}"`)
-    if (message.text) this.emit('Transcript', message.text)
+    this.emit('Transcript', message.text)
   }
 
   private onFatal(error: Error) {

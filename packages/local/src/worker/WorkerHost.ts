@@ -32,7 +32,10 @@ export class WorkerHost<Request, Response extends WorkerResponse> {
     })
     // A rejection nobody awaits must not crash the process: failures also reach onFatal.
     this.ready.catch(() => {})
-    this.worker = new Worker(url, { workerData })
+    // Workers inherit the process's Node options; `--input-type` (set by `node -e` scripts) would
+    // make a worker fail to start.
+    const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'))
+    this.worker = new Worker(url, { workerData, execArgv })
     this.worker.unref()
     this.worker.on('message', (message: Response) => {
       if (message.type === 'ready') resolveReady()
