@@ -4,13 +4,15 @@
 // The min column is the least disturbed by other jobs on the machine.
 // - TTS first audio: time from speak() (the answer's text at once) to the first Audio event, with
 //   flite in-process (LocalTTS) and, for comparison, the `flite` command in a child process.
+// - Turn, in-process (no network): from the end of the user's audio to the first audio of the
+//   reply, through LocalSTT → LocalAgent (its time tool) → LocalTTS.
 import { execFile } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { LocalSTT, LocalTTS } from '../dist/index.js'
+import { LocalAgent, LocalSTT, LocalTTS } from '../dist/index.js'
 
 const RUNS = 20
 const FRAME_BYTES = 3200 // 100 ms of PCM16 16 kHz
@@ -45,22 +47,40 @@ function speakAll(tts, text) {
   })
 }
 
+/** Streams `audio` to the STT at real-time pace; resolves with the transcript and when audio ended. */
+async function hear(stt, audio) {
+  const stream = new Readable({ read() {} })
+  const transcript = new Promise((resolve) => stt.once('Transcript', resolve))
+  stt.transcribe(stream)
+  for (let start = 0; start < audio.length; start += FRAME_BYTES) {
+    stream.push(audio.subarray(start, start + FRAME_BYTES))
+    await sleep(100)
+  }
+  const endedAt = performance.now()
+  stream.push(null)
+  return { endedAt, text: await transcript }
+}
+
 async function finalizeTimes(stt, clips) {
   const times = []
   for (let run = 0; run < RUNS; run++) {
-    const audio = clips[run % clips.length]
-    const stream = new Readable({ read() {} })
-    let endedAt = 0
-    const transcript = new Promise((resolve) => stt.once('Transcript', resolve))
-    stt.transcribe(stream)
-    for (let start = 0; start < audio.length; start += FRAME_BYTES) {
-      stream.push(audio.subarray(start, start + FRAME_BYTES))
-      await sleep(100)
-    }
-    endedAt = performance.now()
-    stream.push(null)
-    await transcript
+    const { endedAt } = await hear(stt, clips[run % clips.length])
     times.push(performance.now() - endedAt)
+  }
+  return times
+}
+
+async function turnTimes(stt, tts, question) {
+  const times = []
+  for (let run = 0; run < RUNS; run++) {
+    const agent = new LocalAgent()
+    const firstAudio = new Promise((resolve) => tts.once('Audio', () => resolve(performance.now())))
+    const done = new Promise((resolve) => tts.once('AudioEnd', resolve))
+    const { endedAt, text } = await hear(stt, question)
+    agent.addUserMessage(text)
+    tts.speak(agent.answer())
+    times.push((await firstAudio) - endedAt)
+    await done
   }
   return times
 }
@@ -112,6 +132,11 @@ for (const [name, options] of modes) {
   const loadMs = performance.now() - loadStart
   lines.push(row(name, await finalizeTimes(stt, clips)))
   lines.push(row('  (model load, once per LocalSTT)', [loadMs]))
+  if (name.includes('defaults')) {
+    lines.push(
+      row('Turn: end of user audio → first reply audio', await turnTimes(stt, tts, clips[0]))
+    )
+  }
   stt.destroy()
 }
 lines.push(row('TTS first audio, LocalTTS (flite in-process, worker)', await firstAudioTimes(tts)))
