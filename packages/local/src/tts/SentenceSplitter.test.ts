@@ -43,4 +43,13 @@ describe('SentenceSplitter', () => {
   it('drops pieces with nothing to say', () => {
     expect(split(['... !\n', '  ', ' Ok. ?'])).toEqual([[], [], ['Ok.'], []])
   })
+
+  it('removes markdown, and ends a sentence before closing marks', () => {
+    expect(split(['**Hello.** ', '- *first* point\n', '## Done'])).toEqual([
+      ['Hello.'],
+      ['first point'],
+      [],
+      ['Done'],
+    ])
+  })
 })

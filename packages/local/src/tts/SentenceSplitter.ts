@@ -1,5 +1,10 @@
-/** A sentence ends with . ! ? or … (and closing quotes or brackets) before a space, or at a line break. */
-const SENTENCE_END = /[.!?…]+["'”’)\]]*\s+|\n+/
+import { speakable } from './speakable.js'
+
+/**
+ * A sentence ends with . ! ? or … (and closing quotes, brackets or markdown marks) before a space,
+ * or at a line break.
+ */
+const SENTENCE_END = /[.!?…]+["'”’)\]*_`]*\s+|\n+/
 /** Where to cut a sentence that is too long: the last clause mark, else the last space. */
 const CLAUSE_END = /[,;:]\s+(?=[^,;:]*$)/
 /** Text worth speaking contains a letter or a digit. */
@@ -8,7 +13,8 @@ const SPEAKABLE = /[\p{L}\p{N}]/u
 /**
  * Cuts a stream of text into sentences, so that speech can start after the first one. A sentence
  * longer than `maxLength` characters without an end is cut at its last clause mark or space.
- * Pieces with nothing to say (only punctuation or spaces) are dropped.
+ * Markdown marks are removed ({@link speakable}); pieces with nothing to say (only punctuation or
+ * spaces) are dropped.
  */
 export class SentenceSplitter {
   private buffer = ''
@@ -47,7 +53,7 @@ export class SentenceSplitter {
   }
 
   private take(length: number, into: string[]) {
-    const sentence = this.buffer.slice(0, length).trim()
+    const sentence = speakable(this.buffer.slice(0, length))
     this.buffer = this.buffer.slice(length)
     if (SPEAKABLE.test(sentence)) into.push(sentence)
   }
