@@ -68,7 +68,7 @@ export class LocalAgent extends Agent<LocalAgentOptions & AgentOptions> {
       return
     }
     const user = this.conversation.findLast((item) => item.role === 'user')
-    if (!user || !('content' in user)) {
+    if (user?.role !== 'user') {
       yield* words(LOCAL_AGENT_GREETING)
       return
     }
