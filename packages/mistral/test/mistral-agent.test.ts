@@ -6,7 +6,9 @@ import { mistralAgent, readAll, useFakeMistral } from './helpers.js'
 
 const fake = useFakeMistral()
 
-const weatherTool = (execute = vi.fn(async ({ location }: { location: string }) => ({ location, celsius: 21 }))) => ({
+const weatherTool = (
+  execute = vi.fn(async ({ location }: { location: string }) => ({ location, celsius: 21 }))
+) => ({
   name: 'weather',
   description: 'Current weather of a city',
   parameters: z.object({ location: z.string() }),
@@ -46,7 +48,9 @@ describe('MistralAgent: fixture replay', () => {
   })
 
   it('runs the tool of the tool-call fixture and sends the call and its result back', async () => {
-    fake.server.replyFixture(fixturePath('mistral/tool-call.chunks.txt')).replyText('It is 21 degrees.')
+    fake.server
+      .replyFixture(fixturePath('mistral/tool-call.chunks.txt'))
+      .replyText('It is 21 degrees.')
     const execute = vi.fn(async () => ({ celsius: 21 }))
     const agent = mistralAgent(fake.server)
     agent.addTool(weatherTool(execute))
@@ -60,7 +64,12 @@ describe('MistralAgent: fixture replay', () => {
         toolName: 'weather',
         parameters: '{"location": "San Francisco"}',
       },
-      { role: 'tool_result', toolCallId: 'gSIMJiOkT', toolName: 'weather', output: '{"celsius":21}' },
+      {
+        role: 'tool_result',
+        toolCallId: 'gSIMJiOkT',
+        toolName: 'weather',
+        output: '{"celsius":21}',
+      },
       { role: 'assistant', content: 'It is 21 degrees.' },
     ])
     const first = fake.server.requests[0]!.body
@@ -87,6 +96,7 @@ describe('MistralAgent: fixture replay', () => {
           {
             id: 'gSIMJiOkT',
             type: 'function',
+            index: 0,
             function: { name: 'weather', arguments: '{"location": "San Francisco"}' },
           },
         ],
@@ -110,7 +120,10 @@ describe('MistralAgent: tools', () => {
     agent.addTool(weatherTool(execute))
     agent.addUserMessage('Weather in Paris and Rome?')
     expect(await readAll(agent.answer())).toBe('Paris and Rome: 21.')
-    expect(execute.mock.calls.map(([input]) => input)).toEqual([{ location: 'Paris' }, { location: 'Rome' }])
+    expect(execute.mock.calls.map(([input]) => input)).toEqual([
+      { location: 'Paris' },
+      { location: 'Rome' },
+    ])
     const second = fake.server.requests[1]!.body.messages
     expect(second.map((message: { role: string }) => message.role)).toEqual([
       'system',
@@ -119,10 +132,11 @@ describe('MistralAgent: tools', () => {
       'tool',
       'tool',
     ])
-    expect(second[2].tool_calls.map((call: { function: { arguments: string } }) => call.function.arguments)).toEqual([
-      '{"location":"Paris"}',
-      '{"location":"Rome"}',
-    ])
+    expect(
+      second[2].tool_calls.map(
+        (call: { function: { arguments: string } }) => call.function.arguments
+      )
+    ).toEqual(['{"location":"Paris"}', '{"location":"Rome"}'])
   })
 
   it('sends no tools for the first message (system prompt only) and never writes an empty user message', async () => {
@@ -139,9 +153,7 @@ describe('MistralAgent: tools', () => {
   })
 
   it('leaves a conversation Mistral accepts after a turn that ended with a tool call and no text', async () => {
-    fake.server
-      .replyToolCalls({ id: 'semTurn01', name: 'semantic_turn' })
-      .replyText('Sure, go on.')
+    fake.server.replyToolCalls({ id: 'semTurn01', name: 'semantic_turn' }).replyText('Sure, go on.')
     const agent = mistralAgent(fake.server, { autoSemanticTurn: true })
     const skipped = vi.fn()
     agent.on('SkipAnswer', skipped)
@@ -152,7 +164,9 @@ describe('MistralAgent: tools', () => {
 
     agent.addUserMessage('book a table')
     expect(await readAll(agent.answer())).toBe('Sure, go on.')
-    const roles = fake.server.requests[1]!.body.messages.map((message: { role: string }) => message.role)
+    const roles = fake.server.requests[1]!.body.messages.map(
+      (message: { role: string }) => message.role
+    )
     expect(roles).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user'])
     expect(fake.server.requests[1]!.body.messages[4].content).toBe(BRIDGE_ASSISTANT_CONTENT)
   })
@@ -161,7 +175,12 @@ describe('MistralAgent: tools', () => {
     fake.server.replyText('Your score ', 'is ready. <sc', 'ore>42</sco', 're>')
     const extracted = vi.fn()
     const agent = mistralAgent(fake.server, {
-      extract: { startTag: '<score>', endTag: '</score>', callback: extracted, saveInMetadata: true },
+      extract: {
+        startTag: '<score>',
+        endTag: '</score>',
+        callback: extracted,
+        saveInMetadata: true,
+      },
     })
     agent.addUserMessage('Score?')
     expect(await readAll(agent.answer())).toBe('Your score is ready. ')
@@ -210,11 +229,15 @@ describe('MistralAgent: cancel', () => {
 })
 
 describe('MistralAgent: errors', () => {
-  it('retries a 429 honouring retry-after, then answers', async () => {
-    fake.server.replyError(429, undefined, { retryAfter: 0 }).replyText('Back.')
+  it('retries a 429 after the retry-after it asks, then answers', async () => {
+    fake.server
+      .replyError(429, undefined, { headers: { 'retry-after-ms': '300' } })
+      .replyText('Back.')
     const agent = mistralAgent(fake.server)
     agent.addUserMessage('Hi')
+    const start = performance.now()
     expect(await readAll(agent.answer())).toBe('Back.')
+    expect(performance.now() - start).toBeGreaterThanOrEqual(300)
     expect(fake.server.requests).toHaveLength(2)
   })
 
@@ -254,7 +277,11 @@ describe('MistralAgent: errors', () => {
   })
 
   it('keeps the text written before a reset mid-stream, flagged incomplete', async () => {
-    fake.server.replyParts([{ type: 'text', delta: 'Half an ' }, { type: 'text', delta: 'answer' }, { type: 'reset' }])
+    fake.server.replyParts([
+      { type: 'text', delta: 'Half an ' },
+      { type: 'text', delta: 'answer' },
+      { type: 'reset' },
+    ])
     const agent = mistralAgent(fake.server)
     const failed = vi.fn()
     agent.on('Failed', failed)

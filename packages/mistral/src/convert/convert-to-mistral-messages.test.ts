@@ -55,11 +55,13 @@ describe('convertToMistralMessages', () => {
           {
             id: 'aaaaaaaa1',
             type: 'function',
+            index: 0,
             function: { name: 'weather', arguments: '{"city":"Paris"}' },
           },
           {
             id: 'bbbbbbbb2',
             type: 'function',
+            index: 1,
             function: { name: 'weather', arguments: '{"city":"Rome"}' },
           },
         ],
@@ -91,7 +93,12 @@ describe('convertToMistralMessages', () => {
     expect(messages[2]).toEqual({
       role: 'assistant',
       toolCalls: [
-        { id: 'ccccccccc', type: 'function', function: { name: 'semantic_turn', arguments: '{}' } },
+        {
+          id: 'ccccccccc',
+          type: 'function',
+          index: 0,
+          function: { name: 'semantic_turn', arguments: '{}' },
+        },
       ],
     })
   })

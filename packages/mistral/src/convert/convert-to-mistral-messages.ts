@@ -73,9 +73,10 @@ function appendToolRun(messages: MistralMessage[], run: MicdropConversationToolI
   const assistant: AssistantMessage =
     previous?.role === 'assistant' && !previous.toolCalls ? previous : { role: 'assistant' }
   if (assistant !== previous) messages.push(assistant)
-  assistant.toolCalls = calls.map((call) => ({
+  assistant.toolCalls = calls.map((call, index) => ({
     id: toMistralToolCallId(call.toolCallId),
     type: 'function',
+    index,
     function: { name: call.toolName, arguments: call.parameters },
   }))
   for (const call of calls) {

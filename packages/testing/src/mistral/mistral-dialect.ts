@@ -10,6 +10,7 @@ import { mistralRequestProblem } from './validate-request.js'
 export const mistralDialect: SseDialect = {
   terminator: 'data: [DONE]\n\n',
   createEncoder: (request) => new MistralEncoder(request),
+  rejectRequest: (request) => mistralRejection(request),
   errorBody: (status, message) => ({
     object: 'error',
     message,
@@ -54,7 +55,9 @@ class MistralEncoder implements StreamEncoder {
   }
 
   reasoning(delta: string): unknown[] {
-    return [this.chunk({ content: [{ type: 'thinking', thinking: [{ type: 'text', text: delta }] }] })]
+    return [
+      this.chunk({ content: [{ type: 'thinking', thinking: [{ type: 'text', text: delta }] }] }),
+    ]
   }
 
   /**

@@ -17,7 +17,10 @@ describe('mistralRequestProblem', () => {
 
   it("rejects what Mistral rejects, in Mistral's words", () => {
     const cases: Array<[unknown[], string]> = [
-      [[{ role: 'system', content: 'S' }], 'Expected last role User or Tool (or Assistant with prefix True) for serving but got system'],
+      [
+        [{ role: 'system', content: 'S' }],
+        'Expected last role User or Tool (or Assistant with prefix True) for serving but got system',
+      ],
       [
         [
           { role: 'user', content: 'U' },
