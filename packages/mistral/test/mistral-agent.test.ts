@@ -6,9 +6,7 @@ import { mistralAgent, readAll, useFakeMistral } from './helpers.js'
 
 const fake = useFakeMistral()
 
-const weatherTool = (
-  execute = vi.fn(async ({ location }: { location: string }) => ({ location, celsius: 21 }))
-) => ({
+const weatherTool = (execute: (input: { location: string }) => unknown) => ({
   name: 'weather',
   description: 'Current weather of a city',
   parameters: z.object({ location: z.string() }),
