@@ -72,18 +72,21 @@ export class MistralAgent extends Agent<MistralAgentOptions> {
     }
   }
 
-  private async *callModel({ signal, attempt }: ModelCallRequest): AsyncGenerator<ModelStreamPart> {
-    let events
+  /** One model call: the request is sent at once, its chunks mapped as they arrive. */
+  private callModel({ signal, attempt }: ModelCallRequest): AsyncIterable<ModelStreamPart> {
+    return mapMistralStream(this.openStream(signal, attempt))
+  }
+
+  private async openStream(signal: AbortSignal, attempt: number) {
     try {
       // Retries are core's (counted, abortable, voice-short): the SDK's are time-based.
-      events = await this.mistral.chat.stream(this.buildRequest(), {
+      return await this.mistral.chat.stream(this.buildRequest(), {
         signal,
         retries: { strategy: 'none' },
       })
     } catch (error) {
       throw await this.beforeRetry(toAgentError(error), attempt, signal)
     }
-    yield* mapMistralStream(events)
   }
 
   /** Waits what a retryable HTTP error's `retry-after` asks, when a retry will follow. */

@@ -7,7 +7,7 @@ import { ToolCallAssembler, type ModelStreamPart, type ToolCallDelta } from '@op
 import { MistralStreamError } from '../errors/mistral-stream-error.js'
 
 /**
- * Maps Mistral's streamed chat chunks onto the parts core's step loop consumes:
+ * Maps Mistral's streamed chat chunks (or the pending request that opens them) onto the parts core's step loop consumes:
  *
  * - `delta.content` as a string, or as an array of typed parts: `text` parts become text,
  *   `thinking` parts become reasoning (a sign of life, never spoken).
@@ -17,8 +17,9 @@ import { MistralStreamError } from '../errors/mistral-stream-error.js'
  *   {@link MistralStreamError} (a broken stream: core keeps or retries, as for any provider).
  */
 export async function* mapMistralStream(
-  events: AsyncIterable<CompletionEvent>
+  stream: AsyncIterable<CompletionEvent> | Promise<AsyncIterable<CompletionEvent>>
 ): AsyncGenerator<ModelStreamPart> {
+  const events = await stream
   const assembler = new ToolCallAssembler()
   const keys = new ToolCallKeys()
   let finishReason: string | null = null

@@ -1,0 +1,132 @@
+// MistralAgent.answer() versus the raw Mistral SDK stream, on one fake server on loopback.
+// Each round streams the same 200-delta answer once through each, in an order rotated every
+// round; prints medians, p99 and the median of the per-round differences (agent - raw).
+// Run after `pnpm build`: `pnpm --filter @openmic/mistral bench` (ROUNDS=... to change).
+import { Mistral } from '@mistralai/mistralai'
+import { createFakeMistral } from '@openmic/testing'
+import { performance } from 'node:perf_hooks'
+import { MistralAgent } from '../dist/index.js'
+
+const ROUNDS = Number(process.env.ROUNDS ?? 2000)
+const WARMUP = Number(process.env.WARMUP ?? 200)
+const DELTAS = Array.from({ length: 200 }, (_, i) => `word${i} `)
+const SYSTEM = 'You are a benchmark.'
+const USER = 'Say 200 words.'
+
+const fake = await createFakeMistral()
+const client = new Mistral({ apiKey: 'bench', serverURL: fake.serverURL })
+const agent = new MistralAgent({ mistral: client, systemPrompt: SYSTEM })
+agent.on('Failed', (error) => {
+  throw error
+})
+
+/** Time to the first text chunk and to the end of the answer, in ms. */
+async function viaAgent() {
+  agent.conversation = [
+    { role: 'system', content: SYSTEM },
+    { role: 'user', content: USER },
+  ]
+  fake.replyText(...DELTAS)
+  const start = performance.now()
+  let first = 0
+  let length = 0
+  await new Promise((resolve, reject) => {
+    const stream = agent.answer()
+    stream.on('data', (chunk) => {
+      if (first === 0) first = performance.now() - start
+      length += chunk.length
+    })
+    stream.on('end', resolve)
+    stream.on('error', reject)
+  })
+  check(length)
+  return { first, end: performance.now() - start }
+}
+
+async function viaSdk() {
+  fake.replyText(...DELTAS)
+  const start = performance.now()
+  let first = 0
+  let length = 0
+  const events = await client.chat.stream(
+    {
+      model: 'mistral-small-latest',
+      messages: [
+        { role: 'system', content: SYSTEM },
+        { role: 'user', content: USER },
+      ],
+      stream: true,
+    },
+    { retries: { strategy: 'none' } }
+  )
+  for await (const event of events) {
+    const content = event.data.choices[0]?.delta.content
+    if (typeof content === 'string' && content !== '') {
+      if (first === 0) first = performance.now() - start
+      length += content.length
+    }
+  }
+  check(length)
+  return { first, end: performance.now() - start }
+}
+
+const expectedLength = DELTAS.join('').length
+function check(length) {
+  if (length !== expectedLength)
+    throw new Error(`Got ${length} characters, expected ${expectedLength}`)
+}
+
+async function round(index) {
+  if (index % 2 === 0) {
+    const agentTimes = await viaAgent()
+    return { agent: agentTimes, raw: await viaSdk() }
+  }
+  const raw = await viaSdk()
+  return { agent: await viaAgent(), raw }
+}
+
+for (let i = 0; i < WARMUP; i++) await round(i)
+fake.reset()
+const results = []
+for (let i = 0; i < ROUNDS; i++) {
+  results.push(await round(i))
+  if (i % 100 === 99) fake.reset()
+}
+await fake.close()
+
+const quantile = (values, q) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
+}
+const ms = (value) => `${value.toFixed(3)} ms`
+const row = (label, agentValues, rawValues) => {
+  const diffs = agentValues.map((value, i) => value - rawValues[i])
+  const median = quantile(diffs, 0.5)
+  return [
+    label.padEnd(16),
+    `agent median ${ms(quantile(agentValues, 0.5))}`,
+    `p99 ${ms(quantile(agentValues, 0.99))}`,
+    `| raw SDK median ${ms(quantile(rawValues, 0.5))}`,
+    `p99 ${ms(quantile(rawValues, 0.99))}`,
+    `| ratio ${(quantile(agentValues, 0.5) / quantile(rawValues, 0.5)).toFixed(3)}`,
+    `| median(agent - raw) ${ms(median)}`,
+  ].join(' ')
+}
+
+console.log(
+  `MistralAgent vs raw @mistralai/mistralai SDK, ${ROUNDS} interleaved rounds, 200 deltas, Node ${process.version}`
+)
+console.log(
+  row(
+    'first chunk',
+    results.map((r) => r.agent.first),
+    results.map((r) => r.raw.first)
+  )
+)
+console.log(
+  row(
+    'stream end',
+    results.map((r) => r.agent.end),
+    results.map((r) => r.raw.end)
+  )
+)
