@@ -35,7 +35,10 @@ export class FakeSseServer {
   private port = 0
 
   constructor(private readonly options: FakeSseServerOptions) {
-    this.server = createServer((req, res) => void this.handle(req, res))
+    this.server = createServer((req, res) => {
+      // A client that goes away while its body is read must not become an unhandled rejection.
+      this.handle(req, res).catch(() => res.destroy())
+    })
     this.server.on('connection', (socket) => {
       this.sockets.add(socket)
       socket.on('close', () => this.sockets.delete(socket))

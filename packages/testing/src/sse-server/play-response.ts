@@ -52,37 +52,55 @@ async function playStream(
   const encoder = dialect.createEncoder(context.request)
   const envelope = response.envelope ?? true
   const open = () => res.writable && !res.destroyed
+  // Consecutive writes leave in one packet; flush() sends them before any wait.
+  let corked = false
+  const write = (data: string) => {
+    if (!corked) res.cork()
+    corked = true
+    res.write(data)
+  }
+  const flush = () => {
+    if (corked) res.uncork()
+    corked = false
+  }
   const writeEvents = async (events: unknown[]) => {
     for (const event of events) {
       if (!open()) return
-      res.write(sseFrame(dialect, event))
+      write(sseFrame(dialect, event))
     }
-    if (events.length > 0 && response.partDelayMs) await sleep(response.partDelayMs)
+    if (events.length > 0 && response.partDelayMs) {
+      flush()
+      await sleep(response.partDelayMs)
+    }
   }
   if (envelope) await writeEvents(encoder.start())
   for (const part of response.parts) {
     if (!open()) return
-    if (part.type === 'delay') await sleep(part.ms)
-    else if (part.type === 'stall') return void (await context.closed)
-    else if (part.type === 'reset') return context.reset()
-    else if (part.type === 'raw') res.write(part.text)
-    else await writeEvents(partEvents(part, encoder))
+    if (part.type === 'raw') write(part.text)
+    else if (part.type === 'text' || part.type === 'reasoning' || part.type === 'tool-call') {
+      await writeEvents(partEvents(part, encoder))
+    } else if (part.type === 'event') await writeEvents([part.data])
+    else {
+      flush()
+      if (part.type === 'delay') await sleep(part.ms)
+      else if (part.type === 'stall') return void (await context.closed)
+      else return context.reset()
+    }
   }
   if (envelope) await writeEvents(encoder.finish())
   if (!open()) return
-  if ((response.terminator ?? true) && dialect.terminator) res.write(dialect.terminator)
+  if ((response.terminator ?? true) && dialect.terminator) write(dialect.terminator)
+  flush()
   res.end()
 }
 
 let callCounter = 0
 
 function partEvents(
-  part: Exclude<FakePart, { type: 'delay' | 'stall' | 'reset' | 'raw' }>,
+  part: Extract<FakePart, { type: 'text' | 'reasoning' | 'tool-call' }>,
   encoder: StreamEncoder
 ): unknown[] {
   switch (part.type) {
-    case 'event':
-      return [part.data]
     case 'text':
       return encoder.text(part.delta)
     case 'reasoning':
