@@ -103,7 +103,7 @@ for (const { folder, api, expect: expectedFrom } of folders) {
         )
         const answers = after
           .filter((item) => item.role === 'assistant')
-          .map((item) => ('content' in item ? item.content : ''))
+          .map((item) => item.content ?? '')
         const spoken = [expected.text, expected.toolCalls.length > 0 ? 'Done.' : ''].filter(Boolean)
         expect(answers).toEqual(spoken)
         expect(fake.requests).toHaveLength(expected.toolCalls.length > 0 ? 2 : 1)

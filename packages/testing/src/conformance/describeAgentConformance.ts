@@ -175,7 +175,7 @@ export function describeAgentConformance(
 }
 
 function contentOf(item: MicdropConversationItem): string {
-  return 'content' in item ? item.content : ''
+  return item.content ?? ''
 }
 
 async function readChunks(stream: AsyncIterable<unknown>): Promise<string[]> {
