@@ -98,35 +98,27 @@ const quantile = (values, q) => {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
 }
-const ms = (value) => `${value.toFixed(3)} ms`
-const row = (label, agentValues, rawValues) => {
-  const diffs = agentValues.map((value, i) => value - rawValues[i])
-  const median = quantile(diffs, 0.5)
-  return [
-    label.padEnd(16),
-    `agent median ${ms(quantile(agentValues, 0.5))}`,
-    `p99 ${ms(quantile(agentValues, 0.99))}`,
-    `| raw SDK median ${ms(quantile(rawValues, 0.5))}`,
-    `p99 ${ms(quantile(rawValues, 0.99))}`,
-    `| ratio ${(quantile(agentValues, 0.5) / quantile(rawValues, 0.5)).toFixed(3)}`,
-    `| median(agent - raw) ${ms(median)}`,
-  ].join(' ')
-}
+const ms = (value) => `${value.toFixed(3)} ms`.padStart(11)
+const columns = ['raw median', 'raw p99', 'agent med.', 'agent p99', 'med. diff', 'ratio']
 
 console.log(
-  `MistralAgent vs raw @mistralai/mistralai SDK, ${ROUNDS} interleaved rounds, 200 deltas, Node ${process.version}`
+  `MistralAgent vs raw SDK, ${ROUNDS} rounds after ${WARMUP} warm-up, ${DELTAS.length} deltas, Node ${process.version}`
 )
-console.log(
-  row(
-    'first chunk',
-    results.map((r) => r.agent.first),
-    results.map((r) => r.raw.first)
-  )
-)
-console.log(
-  row(
-    'stream end',
-    results.map((r) => r.agent.end),
-    results.map((r) => r.raw.end)
-  )
-)
+console.log(''.padEnd(14) + columns.map((column) => column.padStart(11)).join(''))
+for (const [key, label] of [
+  ['first', 'first chunk'],
+  ['end', 'stream end'],
+]) {
+  const raw = results.map((result) => result.raw[key])
+  const agentValues = results.map((result) => result.agent[key])
+  const diffs = results.map((result) => result.agent[key] - result.raw[key])
+  const ratio = quantile(agentValues, 0.5) / quantile(raw, 0.5)
+  const cells = [
+    quantile(raw, 0.5),
+    quantile(raw, 0.99),
+    quantile(agentValues, 0.5),
+    quantile(agentValues, 0.99),
+    quantile(diffs, 0.5),
+  ]
+  console.log(label.padEnd(14) + cells.map(ms).join('') + ratio.toFixed(3).padStart(11))
+}
