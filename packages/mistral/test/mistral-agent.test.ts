@@ -224,6 +224,18 @@ describe('MistralAgent: cancel', () => {
     expect(agent.conversation.at(-1)).toEqual({ role: 'user', content: 'Talk to me' })
     expect(failed).not.toHaveBeenCalled()
   })
+  it('aborts a request still waiting for its first token', async () => {
+    fake.server.enqueue({ type: 'stall' })
+    const agent = mistralAgent(fake.server)
+    agent.addUserMessage('Hello?')
+    const stream = agent.answer()
+    const request = (await fake.server.waitForRequests(1))[0]!
+    agent.cancel()
+    expect(await readAll(stream)).toBe('')
+    await request.finished
+    expect(request.aborted).toBe(true)
+    expect(agent.conversation).toHaveLength(2)
+  })
 })
 
 describe('MistralAgent: errors', () => {
@@ -299,6 +311,14 @@ describe('MistralAgent: errors', () => {
     const agent = mistralAgent(fake.server)
     agent.addUserMessage('Hi')
     expect(await readAll(agent.answer())).toBe('Second try.')
+    expect(fake.server.requests).toHaveLength(2)
+  })
+
+  it('retries a stream whose first chunk is not valid JSON', async () => {
+    fake.server.replyParts([{ type: 'raw', text: 'data: {"choices": [tru\n\n' }]).replyText('Fine.')
+    const agent = mistralAgent(fake.server)
+    agent.addUserMessage('Hi')
+    expect(await readAll(agent.answer())).toBe('Fine.')
     expect(fake.server.requests).toHaveLength(2)
   })
 })
