@@ -139,3 +139,31 @@ describe('known fixtures', () => {
     expect(call).toMatchObject({ parameters: '{"location": "San Francisco"}' })
   })
 })
+
+describe('Mistral streams through api: chat (a compatible server)', () => {
+  it('speaks plain and typed-part content', async () => {
+    const { fake } = server
+    fake.replyFixture(fixturePath('mistral/text.chunks.txt'))
+    fake.replyFixture(fixturePath('mistral/reasoning-then-text.chunks.txt'))
+    const agent = makeAgent(fake, { api: 'chat' })
+    expect((await answerOnce(agent)).text).toBe('Hello, world! This is a test response.')
+    agent.addUserMessage('2+2?')
+    expect((await answerOnce(agent)).text).toBe('2 + 2 = 4')
+  })
+
+  it('runs a whole tool call sent in one chunk without index', async () => {
+    const { fake } = server
+    fake.replyFixture(fixturePath('mistral/tool-call.chunks.txt'))
+    fake.replyText('Foggy.')
+    const agent = makeAgent(fake, { api: 'chat' })
+    const locations: string[] = []
+    agent.addTool({
+      name: 'weather',
+      description: 'Weather',
+      parameters: z.object({ location: z.string() }),
+      execute: ({ location }) => void locations.push(location),
+    })
+    expect((await answerOnce(agent)).text).toBe('Foggy.')
+    expect(locations).toEqual(['San Francisco'])
+  })
+})

@@ -67,4 +67,23 @@ describe('ChatStreamMapper', () => {
       ['m2', '{"a":2}'],
     ])
   })
+
+  it('ties id-less, index-less continuation pieces to the call before them', () => {
+    const calls = parts([
+      { tool_calls: [{ id: 'x', function: { name: 'w', arguments: '{"a"' } }] },
+      { tool_calls: [{ function: { arguments: ':1}' } }] },
+    ]).flatMap((part) => (part.type === 'tool-call' ? [part.toolCall] : []))
+    expect(calls).toEqual([
+      { role: 'tool_call', toolCallId: 'x', toolName: 'w', parameters: '{"a":1}' },
+    ])
+  })
+
+  it('speaks the text parts of array content and treats thinking parts as reasoning', () => {
+    expect(
+      parts([
+        { content: [{ type: 'thinking', thinking: [{ type: 'text', text: '2+2' }] }] },
+        { content: [{ type: 'text', text: '4' }] },
+      ])
+    ).toEqual([{ type: 'reasoning' }, { type: 'text', delta: '4' }])
+  })
 })
