@@ -1,4 +1,5 @@
 import { fixturePath } from '@openmic/testing'
+import { finished } from 'node:stream/promises'
 import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { BRIDGE_ASSISTANT_CONTENT } from '../src/index.js'
@@ -220,7 +221,7 @@ describe('MistralAgent: cancel', () => {
     const request = fake.server.requests[0]!
     await request.finished
     expect(request.aborted).toBe(true)
-    expect(stream.readableEnded || stream.destroyed).toBe(true)
+    await finished(stream)
     expect(agent.conversation.at(-1)).toEqual({ role: 'user', content: 'Talk to me' })
     expect(failed).not.toHaveBeenCalled()
   })
