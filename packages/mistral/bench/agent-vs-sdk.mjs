@@ -1,0 +1,124 @@
+// MistralAgent.answer() versus the raw Mistral SDK stream, on one fake server on loopback.
+// Each round streams the same 200-delta answer once through each, in an order rotated every
+// round; prints medians, p99 and the median of the per-round differences (agent - raw).
+// Run after `pnpm build`: `pnpm --filter @openmic/mistral bench` (ROUNDS=... to change).
+import { Mistral } from '@mistralai/mistralai'
+import { createFakeMistral } from '@openmic/testing'
+import { performance } from 'node:perf_hooks'
+import { MistralAgent } from '../dist/index.js'
+
+const ROUNDS = Number(process.env.ROUNDS ?? 2000)
+const WARMUP = Number(process.env.WARMUP ?? 200)
+const DELTAS = Array.from({ length: 200 }, (_, i) => `word${i} `)
+const SYSTEM = 'You are a benchmark.'
+const USER = 'Say 200 words.'
+
+const fake = await createFakeMistral()
+const client = new Mistral({ apiKey: 'bench', serverURL: fake.serverURL })
+const agent = new MistralAgent({ mistral: client, systemPrompt: SYSTEM })
+agent.on('Failed', (error) => {
+  throw error
+})
+
+/** Time to the first text chunk and to the end of the answer, in ms. */
+async function viaAgent() {
+  agent.conversation = [
+    { role: 'system', content: SYSTEM },
+    { role: 'user', content: USER },
+  ]
+  fake.replyText(...DELTAS)
+  const start = performance.now()
+  let first = 0
+  let length = 0
+  await new Promise((resolve, reject) => {
+    const stream = agent.answer()
+    stream.on('data', (chunk) => {
+      if (first === 0) first = performance.now() - start
+      length += chunk.length
+    })
+    stream.on('end', resolve)
+    stream.on('error', reject)
+  })
+  check(length)
+  return { first, end: performance.now() - start }
+}
+
+async function viaSdk() {
+  fake.replyText(...DELTAS)
+  const start = performance.now()
+  let first = 0
+  let length = 0
+  const events = await client.chat.stream(
+    {
+      model: 'mistral-small-latest',
+      messages: [
+        { role: 'system', content: SYSTEM },
+        { role: 'user', content: USER },
+      ],
+      stream: true,
+    },
+    { retries: { strategy: 'none' } }
+  )
+  for await (const event of events) {
+    const content = event.data.choices[0]?.delta.content
+    if (typeof content === 'string' && content !== '') {
+      if (first === 0) first = performance.now() - start
+      length += content.length
+    }
+  }
+  check(length)
+  return { first, end: performance.now() - start }
+}
+
+const expectedLength = DELTAS.join('').length
+function check(length) {
+  if (length !== expectedLength)
+    throw new Error(`Got ${length} characters, expected ${expectedLength}`)
+}
+
+async function round(index) {
+  if (index % 2 === 0) {
+    const agentTimes = await viaAgent()
+    return { agent: agentTimes, raw: await viaSdk() }
+  }
+  const raw = await viaSdk()
+  return { agent: await viaAgent(), raw }
+}
+
+for (let i = 0; i < WARMUP; i++) await round(i)
+fake.reset()
+const results = []
+for (let i = 0; i < ROUNDS; i++) {
+  results.push(await round(i))
+  if (i % 100 === 99) fake.reset()
+}
+await fake.close()
+
+const quantile = (values, q) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
+}
+const ms = (value) => `${value.toFixed(3)} ms`.padStart(11)
+const columns = ['raw median', 'raw p99', 'agent med.', 'agent p99', 'med. diff', 'ratio']
+
+console.log(
+  `MistralAgent vs raw SDK, ${ROUNDS} rounds after ${WARMUP} warm-up, ${DELTAS.length} deltas, Node ${process.version}`
+)
+console.log(''.padEnd(14) + columns.map((column) => column.padStart(11)).join(''))
+for (const [key, label] of [
+  ['first', 'first chunk'],
+  ['end', 'stream end'],
+]) {
+  const raw = results.map((result) => result.raw[key])
+  const agentValues = results.map((result) => result.agent[key])
+  const diffs = results.map((result) => result.agent[key] - result.raw[key])
+  const ratio = quantile(agentValues, 0.5) / quantile(raw, 0.5)
+  const cells = [
+    quantile(raw, 0.5),
+    quantile(raw, 0.99),
+    quantile(agentValues, 0.5),
+    quantile(agentValues, 0.99),
+    quantile(diffs, 0.5),
+  ]
+  console.log(label.padEnd(14) + cells.map(ms).join('') + ratio.toFixed(3).padStart(11))
+}

@@ -1,0 +1,13 @@
+import { describeAgentConformance, fakeResponsesOf } from '@openmic/testing/conformance'
+import { mistralAgent, useFakeMistral } from './helpers.js'
+
+const fake = useFakeMistral()
+
+describeAgentConformance(
+  ({ options, answers }) => {
+    fake.server.reset()
+    fake.server.enqueue(...fakeResponsesOf(answers))
+    return mistralAgent(fake.server, options)
+  },
+  { name: 'MistralAgent conformance' }
+)
