@@ -1,15 +1,11 @@
 import { MockAgent, MockSTT, type MockAgentOptions, type MockTTSOptions } from '@openmic/core'
 import type { WebSocket } from 'ws'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { MicdropServer } from '../src/index.js'
 import { TaggedTTS, tagOf } from './doubles.js'
-import { TestClient, startServer } from './harness.js'
+import { closeAfterEach, TestClient, startServer } from './harness.js'
 
-let stop: (() => Promise<void>) | undefined
-afterEach(async () => {
-  await stop?.()
-  stop = undefined
-})
+const cleanup = closeAfterEach()
 
 /**
  * What the server did, in order: audio frames sent (with the `speak()` number they came from) and
@@ -17,7 +13,7 @@ afterEach(async () => {
  */
 type Event = { kind: 'audio'; tag: number } | { kind: 'start'; speaks: number }
 
-async function call(agent: MockAgent, tts: TaggedTTS, stt = new MockSTT()) {
+async function call(agent: MockAgent, tts: TaggedTTS, stt = new MockSTT(), firstMessage?: string) {
   const events: Event[] = []
   let micdrop: MicdropServer | undefined
   const server = await startServer((socket: WebSocket) => {
@@ -26,16 +22,16 @@ async function call(agent: MockAgent, tts: TaggedTTS, stt = new MockSTT()) {
       if (Buffer.isBuffer(data)) events.push({ kind: 'audio', tag: tagOf(data) })
       return (send as any)(data, ...rest)
     }) as typeof socket.send
-    micdrop = new MicdropServer(socket, { agent, stt, tts })
+    micdrop = new MicdropServer(socket, { agent, stt, tts, firstMessage })
     // Registered after the server's listener: runs once the server has handled the frame.
     socket.on('message', (data, isBinary) => {
       if (!isBinary && data.toString() === 'StartSpeaking')
         events.push({ kind: 'start', speaks: tts.calls })
     })
   })
-  stop = server.close
+  cleanup.stop = server.close
   const client = await TestClient.connect(server.url)
-  await client.waitFor((c) => c.count('SkipAnswer') === 1)
+  await client.waitFor((c) => c.count(firstMessage ? 'audio' : 'SkipAnswer') >= 1)
   return { client, events, server: () => micdrop! }
 }
 
@@ -162,27 +158,12 @@ describe('barge-in', () => {
   })
 
   it('during the first message', async () => {
-    const events: Event[] = []
-    const tts = new TaggedTTS(slowTTS)
-    const server = await startServer((socket) => {
-      const send = socket.send.bind(socket)
-      socket.send = ((data: any, ...rest: any[]) => {
-        if (Buffer.isBuffer(data)) events.push({ kind: 'audio', tag: tagOf(data) })
-        return (send as any)(data, ...rest)
-      }) as typeof socket.send
-      new MicdropServer(socket, {
-        agent: new MockAgent(),
-        stt: new MockSTT(),
-        tts,
-        firstMessage: longAnswer,
-      })
-      socket.on('message', (data, isBinary) => {
-        if (!isBinary && data.toString() === 'StartSpeaking')
-          events.push({ kind: 'start', speaks: tts.calls })
-      })
-    })
-    stop = server.close
-    const client = await TestClient.connect(server.url)
+    const { client, events } = await call(
+      new MockAgent(),
+      new TaggedTTS(slowTTS),
+      undefined,
+      longAnswer
+    )
     await client.waitFor((c) => c.count('audio') >= 2)
     client.utterance()
     await client.waitFor((c) => c.count('Message:assistant') === 2)

@@ -1,8 +1,19 @@
 import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
 import { parseServerMessage, type MicdropServerMessage } from '@openmic/core/protocol'
+import { afterEach } from 'vitest'
 import { WebSocket, WebSocketServer } from 'ws'
 import { MicdropServer } from '../src/index.js'
+
+/** Runs `stop` (what the test started) after each test of the file. */
+export function closeAfterEach(): { stop?: () => Promise<void> } {
+  const state: { stop?: () => Promise<void> } = {}
+  afterEach(async () => {
+    await state.stop?.()
+    state.stop = undefined
+  })
+  return state
+}
 
 /** A `ws` server on 127.0.0.1 that runs `onConnection` for each call. */
 export async function startServer(

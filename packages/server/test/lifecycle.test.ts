@@ -1,13 +1,9 @@
 import { MockAgent, MockSTT, MockTTS, type MicdropCallSummary } from '@openmic/core'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { MicdropServer, type MicdropServerOptions } from '../src/index.js'
-import { TestClient, startMicdrop, startServer } from './harness.js'
+import { closeAfterEach, TestClient, startMicdrop, startServer } from './harness.js'
 
-let stop: (() => Promise<void>) | undefined
-afterEach(async () => {
-  await stop?.()
-  stop = undefined
-})
+const cleanup = closeAfterEach()
 
 async function call(extra: Partial<MicdropServerOptions> = {}) {
   const server = await startMicdrop(
@@ -19,7 +15,7 @@ async function call(extra: Partial<MicdropServerOptions> = {}) {
         ...extra,
       })
   )
-  stop = server.close
+  cleanup.stop = server.close
   const client = await TestClient.connect(server.url)
   await client.waitFor((c) => c.count('SkipAnswer') + c.count('Message:assistant') > 0)
   return { client, server: server.servers[0]! }
@@ -86,7 +82,7 @@ describe('end of call', () => {
     first.server.close()
     await first.client.waitForClose()
     expect(first.client.closeCode).toBe(1000)
-    await stop?.()
+    await cleanup.stop?.()
 
     const second = await call({ maxFrameBytes: 4000 })
     second.client.send('StartSpeaking')
@@ -119,7 +115,7 @@ describe('end of call', () => {
       })
       micdrop.on('End', () => (ended = true))
     })
-    stop = server.close
+    cleanup.stop = server.close
     const client = await TestClient.connect(server.url)
     await client.waitForClose()
     await new Promise((resolve) => setTimeout(resolve, 20))
@@ -137,7 +133,7 @@ describe('public methods', () => {
       })
       void micdrop.speak('Welcome back.')
     })
-    stop = server.close
+    cleanup.stop = server.close
     const client = await TestClient.connect(server.url)
     await client.waitFor((c) => c.count('audio') > 0)
     await client.settle()

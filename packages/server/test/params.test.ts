@@ -1,5 +1,5 @@
 import { MockAgent, MockSTT, MockTTS } from '@openmic/core'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { WebSocket } from 'ws'
 import {
   MicdropError,
@@ -8,13 +8,9 @@ import {
   handleError,
   waitForParams,
 } from '../src/index.js'
-import { TestClient, startServer } from './harness.js'
+import { closeAfterEach, TestClient, startServer } from './harness.js'
 
-let stop: (() => Promise<void>) | undefined
-afterEach(async () => {
-  await stop?.()
-  stop = undefined
-})
+const cleanup = closeAfterEach()
 
 interface Params {
   token: string
@@ -48,7 +44,7 @@ async function authServer(timeoutMs = 3000) {
       handleError(socket, error)
     }
   })
-  stop = server.close
+  cleanup.stop = server.close
   return { ...server, built, received, sockets }
 }
 
@@ -110,7 +106,7 @@ describe('waitForParams and handleError', () => {
       handleError(socket, new Error('twice is harmless'))
       counts.push(socket.listenerCount('message') + socket.listenerCount('close') - before)
     })
-    stop = server.close
+    cleanup.stop = server.close
     const first = await TestClient.connect(server.url)
     await first.waitForClose()
     const second = await TestClient.connect(server.url)
@@ -128,7 +124,7 @@ describe('waitForParams and handleError', () => {
       handleError(socket, new MicdropError(MicdropErrorCode.NotFound, 'bye'))
       leftovers.push(socket.listenerCount('message') + socket.listenerCount('close') - before)
     })
-    stop = server.close
+    cleanup.stop = server.close
     const client = await TestClient.connect(server.url)
     client.send('{}')
     await client.waitForClose()

@@ -1,18 +1,14 @@
 import { MockAgent, MockSTT, MockTTS } from '@openmic/core'
-import { afterEach, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import {
   MicdropRecorder,
   MicdropServer,
   type MicdropAudioMessage,
   type MicdropRecording,
 } from '../src/index.js'
-import { TestClient, startServer } from './harness.js'
+import { closeAfterEach, TestClient, startServer } from './harness.js'
 
-let stop: (() => Promise<void>) | undefined
-afterEach(async () => {
-  await stop?.()
-  stop = undefined
-})
+const cleanup = closeAfterEach()
 
 it('pairs each user and assistant message with its audio, then completes at the end', async () => {
   const live: MicdropAudioMessage[] = []
@@ -29,7 +25,7 @@ it('pairs each user and assistant message with its audio, then completes at the 
     recorder.on('AudioMessage', (message) => live.push(message))
     recorder.on('Complete', (recording) => complete(recording))
   })
-  stop = server.close
+  cleanup.stop = server.close
   const client = await TestClient.connect(server.url)
   await client.waitFor((c) => c.count('audio') > 0)
   client.send('StartSpeaking')
@@ -67,7 +63,7 @@ it('keeps only the audio that was sent when an answer is interrupted', async () 
     })
     new MicdropRecorder(micdrop).on('Complete', (recording) => complete(recording))
   })
-  stop = server.close
+  cleanup.stop = server.close
   const client = await TestClient.connect(server.url)
   client.utterance()
   await client.waitFor((c) => c.count('Message:assistant') === 1 && c.count('audio') >= 2)

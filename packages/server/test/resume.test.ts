@@ -5,7 +5,7 @@ import {
   type MicdropConversation,
   type MicdropConversationItem,
 } from '@openmic/core'
-import { afterEach, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import {
   MicdropError,
   MicdropErrorCode,
@@ -13,7 +13,7 @@ import {
   handleError,
   waitForParams,
 } from '../src/index.js'
-import { TestClient, startServer } from './harness.js'
+import { closeAfterEach, TestClient, startServer } from './harness.js'
 
 // The recipe from the README: persist every item on `Message`; on reconnect, rebuild the agent
 // from the stored items and answer a last user message that never got its answer.
@@ -45,16 +45,12 @@ function resumeServer(agentOptions: ConstructorParameters<typeof MockAgent>[0] =
   })
 }
 
-let stop: (() => Promise<void>) | undefined
-afterEach(async () => {
-  await stop?.()
-  stop = undefined
-})
+const cleanup = closeAfterEach()
 
 it('saves every item and resumes: the unanswered last user message is answered first', async () => {
   store.set('c1', [])
   const slow = await resumeServer({ firstWordDelayMs: 300 })
-  stop = slow.close
+  cleanup.stop = slow.close
   const first = await TestClient.connect(slow.url)
   first.send(JSON.stringify({ conversationId: 'c1' }))
   await first.waitFor((c) => c.count('audio') > 0)
@@ -63,7 +59,7 @@ it('saves every item and resumes: the unanswered last user message is answered f
   first.socket.terminate() // gone before the answer
   await new Promise((resolve) => setTimeout(resolve, 50))
   expect(store.get('c1')!.map((item) => item.role)).toEqual(['assistant', 'user'])
-  await stop()
+  await cleanup.stop()
 
   let answered: MicdropConversation | undefined
   const resumed = await resumeServer({
@@ -72,7 +68,7 @@ it('saves every item and resumes: the unanswered last user message is answered f
       return 'Sorry, you were saying?'
     },
   })
-  stop = resumed.close
+  cleanup.stop = resumed.close
   const second = await TestClient.connect(resumed.url)
   second.send(JSON.stringify({ conversationId: 'c1' }))
   await second.waitFor((c) => c.count('Message:assistant') === 1)
@@ -82,11 +78,11 @@ it('saves every item and resumes: the unanswered last user message is answered f
   expect(store.get('c1')!.map((item) => item.role)).toEqual(['assistant', 'user', 'assistant'])
 
   // Nothing is answered twice on the next resume; the next turn sees the whole history.
-  await stop()
+  await cleanup.stop()
   const again = await resumeServer({
     answers: (conversation) => `History of ${conversation.length}`,
   })
-  stop = again.close
+  cleanup.stop = again.close
   const third = await TestClient.connect(again.url)
   third.send(JSON.stringify({ conversationId: 'c1' }))
   await third.waitFor((c) => c.count('SkipAnswer') === 1)
@@ -97,7 +93,7 @@ it('saves every item and resumes: the unanswered last user message is answered f
 
 it('closes with 4404 for an unknown conversation', async () => {
   const server = await resumeServer()
-  stop = server.close
+  cleanup.stop = server.close
   const client = await TestClient.connect(server.url)
   client.send(JSON.stringify({ conversationId: 'nope' }))
   await client.waitForClose()

@@ -1,16 +1,12 @@
 import { MockAgent, MockSTT, MockTTS, type MicdropConversation } from '@openmic/core'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { MicdropServer, type MicdropServerOptions } from '../src/index.js'
 import { ThrowingTTS } from './doubles.js'
-import { TestClient, startMicdrop } from './harness.js'
+import { closeAfterEach, TestClient, startMicdrop } from './harness.js'
 
 type CallOptions = Partial<MicdropServerOptions>
 
-let stop: (() => Promise<void>) | undefined
-afterEach(async () => {
-  await stop?.()
-  stop = undefined
-})
+const cleanup = closeAfterEach()
 
 /** Starts a server whose calls use fresh doubles from `make`, and connects one client. */
 async function call(make: () => CallOptions = () => ({})) {
@@ -23,7 +19,7 @@ async function call(make: () => CallOptions = () => ({})) {
         ...make(),
       })
   )
-  stop = server.close
+  cleanup.stop = server.close
   const client = await TestClient.connect(server.url)
   await client.waitFor(() => server.servers.length === 1)
   return { client, server: server.servers[0]!, url: server.url }
@@ -192,7 +188,7 @@ describe('user turns', () => {
     await client.waitFor((c) => c.count('SkipAnswer') === 2)
     await client.settle()
     expect(client.log).toEqual(['SkipAnswer', 'Message:user', 'SkipAnswer'])
-    await stop?.()
+    await cleanup.stop?.()
 
     const throwing = await call(() => ({ tts: new ThrowingTTS(), firstMessage: 'Hi' }))
     await throwing.client.waitFor(ends('SkipAnswer'))

@@ -126,7 +126,9 @@ export class CallController {
   /** Cancels the current answer; `SkipAnswer` tells the client no answer is coming. */
   cancel(): void {
     if (!this.current) return
+    const unanswered = this.unanswered
     this.cancelRun()
+    this.unanswered = unanswered // cancelled on purpose: not to be answered again later
     if (!this.speaking) this.options.output.send('SkipAnswer')
   }
 
