@@ -23,9 +23,10 @@ export interface CaptureFrameMessage {
  * so that the unit tests run this exact text in Node.
  *
  * It mixes the input to mono, resamples it from the context rate (`sampleRate`, a global of the
- * worklet scope) to `targetRate` (box average when downsampling, so 48 kHz loses what 16 kHz cannot
- * carry instead of folding it back; linear interpolation when upsampling), converts to PCM16 and
- * posts `{pcm, volume}` every `frameSamples` output samples, transferring the buffer.
+ * worklet scope) to `targetRate` (a windowed-sinc low-pass first when downsampling, so what 16 kHz
+ * cannot carry is removed instead of folded back; linear interpolation between output positions),
+ * converts to PCM16 and posts `{pcm, volume}` every `frameSamples` output samples, transferring
+ * the buffer.
  */
 export const CAPTURE_WORKLET_SOURCE = `
 class OpenmicCaptureProcessor extends AudioWorkletProcessor {
@@ -35,9 +36,12 @@ class OpenmicCaptureProcessor extends AudioWorkletProcessor {
     this.targetRate = opts.targetRate || 16000
     this.frameSamples = opts.frameSamples || 320
     this.ratio = sampleRate / this.targetRate
-    // Input not yet consumed, and the position of the next output sample in it
-    this.pending = new Float32Array(0)
-    this.pos = 0
+    this.kernel = lowPassKernel(this.ratio)
+    this.half = (this.kernel.length - 1) / 2
+    // Input kept for the next quantum (history for the filter included), and the position of
+    // the next output sample in it, in input samples
+    this.pending = new Float32Array(this.half)
+    this.pos = this.half
     this.out = new Int16Array(this.frameSamples)
     this.outLength = 0
     this.sumSquares = 0
@@ -59,29 +63,26 @@ class OpenmicCaptureProcessor extends AudioWorkletProcessor {
     }
     this.inputCount += length
 
-    const ratio = this.ratio
     let pos = this.pos
-    if (ratio >= 1) {
-      while (pos + ratio <= buf.length) {
-        const start = Math.floor(pos)
-        const end = Math.max(start + 1, Math.floor(pos + ratio))
-        let sum = 0
-        for (let i = start; i < end; i++) sum += buf[i]
-        this.emit(sum / (end - start))
-        pos += ratio
-      }
-    } else {
-      while (Math.floor(pos) + 1 < buf.length) {
-        const i = Math.floor(pos)
-        const f = pos - i
-        this.emit(buf[i] * (1 - f) + buf[i + 1] * f)
-        pos += ratio
-      }
+    while (Math.floor(pos) + 1 + this.half < buf.length) {
+      const i = Math.floor(pos)
+      const f = pos - i
+      const a = this.filter(buf, i)
+      this.emit(f === 0 ? a : a * (1 - f) + this.filter(buf, i + 1) * f)
+      pos += this.ratio
     }
-    const keep = Math.floor(pos)
+    const keep = Math.floor(pos) - this.half
     this.pending = buf.slice(keep)
     this.pos = pos - keep
     return true
+  }
+
+  filter(buf, center) {
+    const kernel = this.kernel
+    const from = center - this.half
+    let sum = 0
+    for (let k = 0; k < kernel.length; k++) sum += kernel[k] * buf[from + k]
+    return sum
   }
 
   emit(sample) {
@@ -97,6 +98,27 @@ class OpenmicCaptureProcessor extends AudioWorkletProcessor {
     this.sumSquares = 0
     this.inputCount = 0
   }
+}
+
+// Windowed-sinc (Blackman) low-pass at 90 % of the output Nyquist frequency, unit gain at DC.
+// Upsampling needs none: a single tap, and plain linear interpolation.
+function lowPassKernel(ratio) {
+  if (ratio <= 1) return new Float32Array([1])
+  const taps = Math.ceil(ratio * 16) | 1
+  const cutoff = 0.45 / ratio
+  const mid = (taps - 1) / 2
+  const kernel = new Float32Array(taps)
+  let sum = 0
+  for (let k = 0; k < taps; k++) {
+    const x = k - mid
+    const sinc = x === 0 ? 2 * cutoff : Math.sin(2 * Math.PI * cutoff * x) / (Math.PI * x)
+    const window =
+      0.42 - 0.5 * Math.cos((2 * Math.PI * k) / (taps - 1)) + 0.08 * Math.cos((4 * Math.PI * k) / (taps - 1))
+    kernel[k] = sinc * window
+    sum += kernel[k]
+  }
+  for (let k = 0; k < taps; k++) kernel[k] /= sum
+  return kernel
 }
 
 registerProcessor('${CAPTURE_PROCESSOR_NAME}', OpenmicCaptureProcessor)

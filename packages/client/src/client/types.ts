@@ -1,4 +1,8 @@
-import type { MicdropConversation, MicdropConversationItem, MicdropToolCall } from '@openmic/core/protocol'
+import type {
+  MicdropConversation,
+  MicdropConversationItem,
+  MicdropToolCall,
+} from '@openmic/core/protocol'
 import type { MicdropTurnMetrics } from '@openmic/core/protocol'
 import type { EventEmitter } from 'eventemitter3'
 import type { MicConstraints } from '../audio/Mic.js'
