@@ -79,9 +79,13 @@ export class Speaker extends EventEmitter<SpeakerEvents> {
     this.emit('StopPlaying')
   }
 
-  /** Level of what is playing now, in dBFS (-100 = silence, 0 = full scale). */
+  /**
+   * Level of what comes out of the speaker now (the last ~10 ms), in dBFS (-100 = silence,
+   * 0 = full scale). It reads the audio graph, so it drops to silence only once playback really
+   * stopped.
+   */
   getVolume(): number {
-    if (!this.analyser || !this.isPlaying) return SILENCE_DB
+    if (!this.analyser) return SILENCE_DB
     const samples = (this.samples ??= new Float32Array(this.analyser.fftSize))
     this.analyser.getFloatTimeDomainData(samples)
     let sum = 0
