@@ -1,31 +1,30 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { hasChromium, launchBrowser, openPage, servePage } from './harness.js'
-import { startScriptedServer } from './protocol-server.js'
-import type { Received } from './protocol-server.js'
+import { startTestServer } from './micdrop-server.js'
+import type { Received } from './micdrop-server.js'
 import { toneFrequency, VOICE } from './wav.js'
 
 // The fake microphone is a file: the browser's own processing would only add noise to the test
 const MIC = { echoCancellation: false, noiseSuppression: false, autoGainControl: false }
 
-describe.skipIf(!hasChromium)('in Chromium, against a protocol server', () => {
+describe.skipIf(!hasChromium)('in Chromium, against a MicdropServer', () => {
   let browser: Browser
   let site: Awaited<ReturnType<typeof servePage>>
-  let server: Awaited<ReturnType<typeof startScriptedServer>>
+  let server: Awaited<ReturnType<typeof startTestServer>>
   let page: Page | undefined
 
   beforeAll(async () => {
     ;[site, browser, server] = await Promise.all([
       servePage(),
       launchBrowser(),
-      startScriptedServer({
+      startTestServer({
         token: 'good',
+        // 24 characters at 300 ms: still speaking when the fake user starts talking, 2 s in
         firstMessage: 'Welcome, how can I help?',
-        // Still speaking when the fake user starts talking, 2 s in
-        firstAudioSeconds: 8,
+        msPerChar: 300,
         transcript: 'Hello there',
         answer: 'You said hello',
-        answerAudioSeconds: 0.5,
       }),
     ])
   })
