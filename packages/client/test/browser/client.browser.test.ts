@@ -43,7 +43,7 @@ describe.skipIf(!hasChromium)('in Chromium, against a MicdropServer', () => {
     page = await openPage(browser, site.url)
     const before = server.connections.length
     const result = await page.evaluate(
-      ([url, params, extra]) => window.openmic.start({ url, params, mic: extra.mic, ...extra }),
+      ([url, params, extra]) => window.openmic.start({ url, params, ...extra }),
       [server.url, params, { mic: MIC, ...extra }] as const
     )
     return { page, result, connection: () => server.connections[before] }
