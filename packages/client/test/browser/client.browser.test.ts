@@ -1,12 +1,10 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { hasChromium, launchBrowser, openPage, servePage } from './harness.js'
+import { startCall } from './call.js'
+import { hasChromium, launchBrowser, servePage } from './harness.js'
 import { startTestServer } from './micdrop-server.js'
 import type { Received } from './micdrop-server.js'
 import { toneFrequency, VOICE } from './wav.js'
-
-// The fake microphone is a file: the browser's own processing would only add noise to the test
-const MIC = { echoCancellation: false, noiseSuppression: false, autoGainControl: false }
 
 describe.skipIf(!hasChromium)('in Chromium, against a MicdropServer', () => {
   let browser: Browser
@@ -39,14 +37,10 @@ describe.skipIf(!hasChromium)('in Chromium, against a MicdropServer', () => {
     await Promise.all([browser?.close(), site?.close(), server?.close()])
   })
 
-  const start = async (params: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
-    page = await openPage(browser, site.url)
-    const before = server.connections.length
-    const result = await page.evaluate(
-      ([url, params, extra]) => window.openmic.start({ url, params, ...extra }),
-      [server.url, params, { mic: MIC, ...extra }] as const
-    )
-    return { page, result, connection: () => server.connections[before] }
+  const start = async (params: Record<string, unknown>) => {
+    const call = await startCall(browser, site.url, server, params)
+    page = call.page
+    return call
   }
 
   it('sends StartSpeaking, 16 kHz PCM16 in 100 ms chunks and StopSpeaking, and shows the conversation', async () => {
@@ -155,21 +149,3 @@ describe.skipIf(!hasChromium)('in Chromium, against a MicdropServer', () => {
     expect(state).toMatchObject({ error: 'Unauthorized', isStarted: false, isMicStarted: false })
   })
 })
-
-interface PageEvent {
-  t: number
-  key: string
-  value?: unknown
-}
-
-declare global {
-  interface Window {
-    openmic: {
-      start(options: Record<string, unknown>): Promise<{ ok: boolean; code?: string }>
-      stop(): Promise<void>
-      state(): Record<string, unknown> & { error?: string; isStarted: boolean }
-      events: PageEvent[]
-      bargeIns: Array<{ latency: number; levelBefore: number }>
-    }
-  }
-}

@@ -109,11 +109,16 @@ export async function servePage(): Promise<{
   }
 }
 
-/** Launches headless Chromium with a fake microphone that plays the voice WAV in a loop. */
-export async function launchBrowser(): Promise<Browser> {
-  mkdirSync(artifacts, { recursive: true })
-  const wav = join(artifacts, 'voice.wav')
-  writeFileSync(wav, makeVoiceWav())
+/**
+ * Launches headless Chromium with a fake microphone that plays `wav` in a loop (default: the
+ * generated voice of {@link makeVoiceWav}).
+ */
+export async function launchBrowser(wav?: string): Promise<Browser> {
+  if (!wav) {
+    mkdirSync(artifacts, { recursive: true })
+    wav = join(artifacts, 'voice.wav')
+    writeFileSync(wav, makeVoiceWav())
+  }
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -135,9 +140,17 @@ export async function launchBrowser(): Promise<Browser> {
   })
 }
 
-/** Opens the test page in a fresh context, forwarding its console errors to the test output. */
-export async function openPage(browser: Browser, url: string): Promise<Page> {
+/**
+ * Opens the test page in a fresh context, forwarding its console errors to the test output.
+ * `requests` lists every URL the page asks for (scripts, workers and worklets included).
+ */
+export async function openPage(
+  browser: Browser,
+  url: string
+): Promise<{ page: Page; requests: string[] }> {
   const context = await browser.newContext()
+  const requests: string[] = []
+  context.on('request', (request) => requests.push(request.url()))
   const page = await context.newPage()
   page.on('pageerror', (error) => console.error('[page error]', error.message))
   page.on('console', (message) => {
@@ -145,5 +158,5 @@ export async function openPage(browser: Browser, url: string): Promise<Page> {
   })
   await page.goto(url)
   await page.waitForFunction(() => 'openmic' in window)
-  return page
+  return { page, requests }
 }
