@@ -17,14 +17,20 @@ function fail(message) {
 }
 
 function run(command, args, options = {}) {
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: process.env, ...options })
+  const result = spawnSync(command, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: process.env,
+    ...options,
+  })
   if (result.error) fail(`${command} ${args.join(' ')}: ${result.error.message}`)
   return result.status ?? 1
 }
 
 function checkNode() {
   const [major, minor] = process.versions.node.split('.').map(Number)
-  if (major < 20 || (major === 20 && minor < 19)) fail(`Node.js >= 20.19 is needed (this is ${process.version}).`)
+  if (major < 20 || (major === 20 && minor < 19))
+    fail(`Node.js >= 20.19 is needed (this is ${process.version}).`)
 }
 
 /** Puts pnpm on PATH: the installed one if it is the pinned version, else a shim running `npx pnpm@<pinned>`. */
@@ -50,12 +56,16 @@ function debianPackages() {
 function ensureDebianPackages() {
   const wanted = debianPackages()
   if (wanted.length === 0) return
-  const missing = wanted.filter((name) => spawnSync('dpkg', ['-s', name], { stdio: 'ignore' }).status !== 0)
+  const missing = wanted.filter(
+    (name) => spawnSync('dpkg', ['-s', name], { stdio: 'ignore' }).status !== 0
+  )
   if (missing.length === 0) return
   const command = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`
-  if (process.getuid?.() !== 0) fail(`Missing Debian packages. Install them with:\n  sudo sh -c '${command}'`)
+  if (process.getuid?.() !== 0)
+    fail(`Missing Debian packages. Install them with:\n  sudo sh -c '${command}'`)
   console.log(`Installing Debian packages: ${missing.join(' ')}`)
-  if (run('sh', ['-c', `DEBIAN_FRONTEND=noninteractive ${command}`]) !== 0) fail(`Could not install: ${missing.join(' ')}`)
+  if (run('sh', ['-c', `DEBIAN_FRONTEND=noninteractive ${command}`]) !== 0)
+    fail(`Could not install: ${missing.join(' ')}`)
 }
 
 function ensureDependencies() {
@@ -77,7 +87,9 @@ function printTotals() {
   let passed = 0
   let failed = 0
   let skipped = 0
-  for (const report of listReports(join(root, 'packages')).concat(existsSync(join(root, 'apps')) ? listReports(join(root, 'apps')) : [])) {
+  for (const report of listReports(join(root, 'packages')).concat(
+    existsSync(join(root, 'apps')) ? listReports(join(root, 'apps')) : []
+  )) {
     const json = JSON.parse(readFileSync(report, 'utf8'))
     passed += json.numPassedTests ?? 0
     failed += json.numFailedTests ?? 0
@@ -88,19 +100,37 @@ function printTotals() {
 
 function test() {
   execFileSync('sh', ['-c', 'rm -rf packages/*/.artifacts apps/*/.artifacts'], { cwd: root })
-  const checks = run('pnpm', ['exec', 'turbo', 'run', 'build', 'typecheck', 'lint', '--output-logs=errors-only'])
+  const checks = run('pnpm', [
+    'exec',
+    'turbo',
+    'run',
+    'build',
+    'typecheck',
+    'lint',
+    '--output-logs=errors-only',
+  ])
   if (checks !== 0) fail('build, typecheck or lint failed (see above).')
-  if (run('pnpm', ['exec', 'prettier', '--check', '.', '--log-level', 'warn']) !== 0) fail('Formatting: run `pnpm format`.')
+  if (run('pnpm', ['exec', 'prettier', '--check', '.', '--log-level', 'warn']) !== 0)
+    fail('Formatting: run `pnpm format`.')
   const status = run('pnpm', [
-    'exec', 'turbo', 'run', 'test', '--concurrency=1', '--continue', '--',
-    '--reporter=default', '--reporter=json', '--outputFile.json=.artifacts/vitest-report.json',
+    'exec',
+    'turbo',
+    'run',
+    'test',
+    '--concurrency=1',
+    '--continue',
+    '--',
+    '--reporter=default',
+    '--reporter=json',
+    '--outputFile.json=.artifacts/vitest-report.json',
   ])
   printTotals()
   process.exit(status)
 }
 
 function demo() {
-  if (run('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']) !== 0) fail('build failed.')
+  if (run('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']) !== 0)
+    fail('build failed.')
   process.exit(run('pnpm', ['--filter', '@openmic/demo', 'start']))
 }
 

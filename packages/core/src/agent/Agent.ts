@@ -42,7 +42,9 @@ interface AnswerRun {
  * `cancel()` (and a new `answer()`) ends the current stream at once, aborts its signal and drops
  * anything written to it afterwards.
  */
-export abstract class Agent<Options extends AgentOptions = AgentOptions> extends EventEmitter<AgentEvents> {
+export abstract class Agent<
+  Options extends AgentOptions = AgentOptions,
+> extends EventEmitter<AgentEvents> {
   /** Attach one to log what the agent does. */
   public logger?: Logger
   /** The whole history, starting with the system message. */
@@ -88,7 +90,11 @@ export abstract class Agent<Options extends AgentOptions = AgentOptions> extends
     return run.stream
   }
 
-  addMessage(role: 'user' | 'assistant' | 'system', text: string, metadata?: MicdropAnswerMetadata) {
+  addMessage(
+    role: 'user' | 'assistant' | 'system',
+    text: string,
+    metadata?: MicdropAnswerMetadata
+  ) {
     if (text.trim() === '') {
       this.log(`Ignoring empty ${role} message`)
       return
@@ -111,7 +117,10 @@ export abstract class Agent<Options extends AgentOptions = AgentOptions> extends
   /** Adds a `tool_call` or `tool_result` item and emits `ToolMessage`. */
   addToolMessage(message: MicdropConversationToolCall | MicdropConversationToolResult) {
     this.conversation.push(message)
-    this.log(`${message.role} ${message.toolName}:`, 'parameters' in message ? message.parameters : message.output)
+    this.log(
+      `${message.role} ${message.toolName}:`,
+      'parameters' in message ? message.parameters : message.output
+    )
     this.emit('ToolMessage', message as MicdropConversationToolItem)
   }
 
@@ -237,7 +246,8 @@ export abstract class Agent<Options extends AgentOptions = AgentOptions> extends
       limits: {
         maxSteps: limits.maxSteps ?? DEFAULT_MODEL_ANSWER_LIMITS.maxSteps,
         maxRetry: limits.maxRetry ?? DEFAULT_MODEL_ANSWER_LIMITS.maxRetry,
-        firstTokenTimeoutMs: limits.firstTokenTimeoutMs ?? DEFAULT_MODEL_ANSWER_LIMITS.firstTokenTimeoutMs,
+        firstTokenTimeoutMs:
+          limits.firstTokenTimeoutMs ?? DEFAULT_MODEL_ANSWER_LIMITS.firstTokenTimeoutMs,
       },
       executeTool: (toolCall) => this.executeTool(toolCall),
       saveAnswer: (text, metadata) => this.saveAnswer(text, metadata),
@@ -248,7 +258,8 @@ export abstract class Agent<Options extends AgentOptions = AgentOptions> extends
   /** Records an answer: extraction applied, `metadata` merged with the extracted value. */
   protected saveAnswer(text: string, metadata?: MicdropAnswerMetadata) {
     const extracted = this.extract(text)
-    const merged = metadata || extracted.metadata ? { ...metadata, ...extracted.metadata } : undefined
+    const merged =
+      metadata || extracted.metadata ? { ...metadata, ...extracted.metadata } : undefined
     this.addAssistantMessage(extracted.message, merged)
   }
 

@@ -55,3 +55,14 @@ export interface AgentEvents {
   /** An answer failed: it ended early or produced nothing. Carries the error. */
   Failed: [error: unknown]
 }
+
+/** The names of {@link AgentEvents}, for code that forwards or records them all. */
+export const AGENT_EVENT_NAMES = [
+  'Message',
+  'ToolMessage',
+  'CancelLastUserMessage',
+  'SkipAnswer',
+  'EndCall',
+  'ToolCall',
+  'Failed',
+] as const satisfies ReadonlyArray<keyof AgentEvents>

@@ -18,6 +18,8 @@ export interface MicdropConversationToolCall {
   toolCallId: string
   toolName: string
   parameters: string
+  /** Tool items carry no text. Declared so that `item.content` type-checks on any item. */
+  content?: undefined
 }
 
 /** The result of a tool call. `output` is a JSON string (`{"error": "..."}` when the call failed). */
@@ -26,9 +28,12 @@ export interface MicdropConversationToolResult {
   toolCallId: string
   toolName: string
   output: string
+  /** Tool items carry no text. Declared so that `item.content` type-checks on any item. */
+  content?: undefined
 }
 
-export type MicdropConversationToolItem = MicdropConversationToolCall | MicdropConversationToolResult
+export type MicdropConversationToolItem =
+  MicdropConversationToolCall | MicdropConversationToolResult
 
 export type MicdropConversationItem = MicdropConversationMessage | MicdropConversationToolItem
 

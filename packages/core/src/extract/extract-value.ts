@@ -34,7 +34,11 @@ export function extractValue(
     try {
       return { message, found: true, value: JSON.parse(raw) }
     } catch (error) {
-      return { message, found: true, problem: `invalid JSON ${JSON.stringify(raw)}: ${errorMessage(error)}` }
+      return {
+        message,
+        found: true,
+        problem: `invalid JSON ${JSON.stringify(raw)}: ${errorMessage(error)}`,
+      }
     }
   }
 

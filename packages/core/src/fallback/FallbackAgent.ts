@@ -1,6 +1,6 @@
 import type { PassThrough } from 'node:stream'
 import { Agent } from '../agent/Agent.js'
-import type { AgentEvents } from '../agent/types.js'
+import { AGENT_EVENT_NAMES } from '../agent/types.js'
 import type { MicdropAnswerMetadata } from '../conversation/types.js'
 import { AllAgentsFailedError, FirstTokenTimeoutError } from '../retry/errors.js'
 
@@ -16,14 +16,8 @@ export interface FallbackAgentOptions {
 
 type Outcome = { kind: 'answered' } | { kind: 'cancelled' } | { kind: 'failed'; error: unknown }
 
-const FORWARDED_EVENTS = [
-  'Message',
-  'ToolMessage',
-  'CancelLastUserMessage',
-  'SkipAnswer',
-  'EndCall',
-  'ToolCall',
-] as const satisfies ReadonlyArray<keyof AgentEvents>
+/** A child's `Failed` is not forwarded: the fallback decides whether the turn failed. */
+const FORWARDED_EVENTS = AGENT_EVENT_NAMES.filter((name) => name !== 'Failed')
 
 /**
  * Answers with the first agent and falls back to the next when it fails before saying anything:
@@ -41,7 +35,9 @@ export class FallbackAgent extends Agent {
   constructor(options: FallbackAgentOptions) {
     if (options.factories.length === 0) throw new Error('FallbackAgent needs at least one factory')
     const first = options.factories[0]!()
-    super({ systemPrompt: first.conversation[0]?.role === 'system' ? first.conversation[0].content : '' })
+    super({
+      systemPrompt: first.conversation[0]?.role === 'system' ? first.conversation[0].content : '',
+    })
     this.factories = options.factories
     this.firstChunkTimeoutMs = options.firstChunkTimeoutMs ?? 5000
     this.conversation = first.conversation
@@ -138,7 +134,9 @@ export class FallbackAgent extends Agent {
 
   private forwardEvents(agent: Agent) {
     for (const event of FORWARDED_EVENTS) {
-      agent.on(event, (...args: unknown[]) => (this.emit as (...a: unknown[]) => boolean)(event, ...args))
+      agent.on(event, (...args: unknown[]) =>
+        (this.emit as (...a: unknown[]) => boolean)(event, ...args)
+      )
     }
   }
 }

@@ -20,7 +20,9 @@ export interface MockAgentOptions extends Partial<AgentOptions>, ModelAnswerLimi
    * The responses, one per model call, in order (the last one repeats), or a function of the
    * conversation. Default: repeats the last user message (`You said: "..."`).
    */
-  answers?: MockAnswer[] | ((conversation: MicdropConversation, step: number) => MockAnswer | Promise<MockAnswer>)
+  answers?:
+    | MockAnswer[]
+    | ((conversation: MicdropConversation, step: number) => MockAnswer | Promise<MockAnswer>)
   /** Delay before each word, in ms (default 0). */
   wordDelayMs?: number
   /** Delay before the first word of each model call, in ms (default 0). */
@@ -69,7 +71,10 @@ export class MockAgent extends Agent<MockAgentOptions & AgentOptions> {
           role: 'tool_call',
           toolCallId: `mock_call_${this.calls}_${index}`,
           toolName: call.name,
-          parameters: typeof call.parameters === 'string' ? call.parameters : JSON.stringify(call.parameters ?? {}),
+          parameters:
+            typeof call.parameters === 'string'
+              ? call.parameters
+              : JSON.stringify(call.parameters ?? {}),
         },
       }
     }
@@ -81,6 +86,8 @@ export class MockAgent extends Agent<MockAgentOptions & AgentOptions> {
     if (typeof answers === 'function') return answers(this.conversation, step)
     if (answers && answers.length > 0) return answers[Math.min(index, answers.length - 1)]!
     const lastUser = this.conversation.findLast((item) => item.role === 'user')
-    return lastUser && 'content' in lastUser ? `You said: "${lastUser.content}"` : 'Hello! How can I help you?'
+    return lastUser && 'content' in lastUser
+      ? `You said: "${lastUser.content}"`
+      : 'Hello! How can I help you?'
   }
 }

@@ -1,8 +1,5 @@
 import type { Writable } from 'node:stream'
-import type {
-  MicdropAnswerMetadata,
-  MicdropConversationToolCall,
-} from '../conversation/types.js'
+import type { MicdropAnswerMetadata, MicdropConversationToolCall } from '../conversation/types.js'
 
 /**
  * What a provider's stream is mapped onto. A provider turns its wire events into these parts and
@@ -59,7 +56,9 @@ export interface ModelAnswerHost {
   startTag?: string
   call: ModelCall
   limits: Required<ModelAnswerLimits>
-  executeTool(toolCall: MicdropConversationToolCall): Promise<{ output: unknown; skipAnswer?: boolean }>
+  executeTool(
+    toolCall: MicdropConversationToolCall
+  ): Promise<{ output: unknown; skipAnswer?: boolean }>
   saveAnswer(text: string, metadata?: MicdropAnswerMetadata): void
   log(...message: unknown[]): void
 }

@@ -6,7 +6,8 @@ export const MicdropClientCommands = {
   StopSpeaking: 'StopSpeaking',
   Mute: 'Mute',
 } as const
-export type MicdropClientCommand = (typeof MicdropClientCommands)[keyof typeof MicdropClientCommands]
+export type MicdropClientCommand =
+  (typeof MicdropClientCommands)[keyof typeof MicdropClientCommands]
 
 /**
  * Text messages a server sends: a bare word, or a word, a space and a JSON payload
@@ -20,7 +21,8 @@ export const MicdropServerCommands = {
   ToolCall: 'ToolCall',
   Metrics: 'Metrics',
 } as const
-export type MicdropServerCommand = (typeof MicdropServerCommands)[keyof typeof MicdropServerCommands]
+export type MicdropServerCommand =
+  (typeof MicdropServerCommands)[keyof typeof MicdropServerCommands]
 
 /** WebSocket close codes of the protocol. */
 export const MicdropCloseCodes = {

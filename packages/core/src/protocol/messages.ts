@@ -45,11 +45,17 @@ export function parseServerMessage(text: string): MicdropServerMessage {
   }
   switch (name) {
     case MicdropServerCommands.Message:
-      return isObject(payload) ? { type: 'Message', item: payload as MicdropConversationItem } : unknown(name, payload)
+      return isObject(payload)
+        ? { type: 'Message', item: payload as MicdropConversationItem }
+        : unknown(name, payload)
     case MicdropServerCommands.ToolCall:
-      return isObject(payload) ? { type: 'ToolCall', toolCall: payload as MicdropToolCall } : unknown(name, payload)
+      return isObject(payload)
+        ? { type: 'ToolCall', toolCall: payload as MicdropToolCall }
+        : unknown(name, payload)
     case MicdropServerCommands.Metrics:
-      return isObject(payload) ? { type: 'Metrics', metrics: payload as MicdropTurnMetrics } : unknown(name, payload)
+      return isObject(payload)
+        ? { type: 'Metrics', metrics: payload as MicdropTurnMetrics }
+        : unknown(name, payload)
     case MicdropServerCommands.CancelLastUserMessage:
     case MicdropServerCommands.SkipAnswer:
     case MicdropServerCommands.EndCall:

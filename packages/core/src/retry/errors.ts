@@ -43,5 +43,5 @@ export function isRetryableError(error: unknown): boolean {
 /** The message of any thrown value. */
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message
-  return typeof error === 'string' ? error : JSON.stringify(error) ?? String(error)
+  return typeof error === 'string' ? error : (JSON.stringify(error) ?? String(error))
 }

@@ -21,7 +21,8 @@ export async function* withFirstTokenTimeout<T>(
     }
     completed = true
   } finally {
-    if (!completed) await iterator.return?.().catch(() => {})
+    // Not awaited: a source stuck in an await (the stalled request) must not hold up the caller.
+    if (!completed) iterator.return?.().catch(() => {})
   }
 }
 

@@ -1,0 +1,276 @@
+import type { PassThrough } from 'node:stream'
+import { describe, expect, it, vi } from 'vitest'
+import { z } from 'zod'
+import { cancelOnFirstChunk, delay, readAll, recordEvents } from '../../test/helpers.js'
+import { Agent } from '../agent/Agent.js'
+import type { AgentOptions } from '../agent/types.js'
+import type { MicdropConversation } from '../conversation/types.js'
+import { FirstTokenTimeoutError } from '../retry/errors.js'
+import type { ModelAnswerLimits, ModelCallRequest, ModelStreamPart } from './types.js'
+
+type Script = (
+  request: ModelCallRequest,
+  conversation: MicdropConversation
+) => AsyncIterable<ModelStreamPart>
+
+/** A provider whose model calls are scripted by the test. */
+class ScriptedAgent extends Agent {
+  requests: Array<ModelCallRequest & { conversation: MicdropConversation }> = []
+  constructor(
+    private readonly script: Script,
+    private readonly limits: ModelAnswerLimits = {},
+    options: Partial<AgentOptions> = {}
+  ) {
+    super({ systemPrompt: 'Scripted.', ...options })
+  }
+  protected generateAnswer(stream: PassThrough, signal: AbortSignal) {
+    return this.streamModelAnswer(
+      stream,
+      signal,
+      (request) => {
+        this.requests.push({ ...request, conversation: structuredClone(this.conversation) })
+        return this.script(request, this.conversation)
+      },
+      this.limits
+    )
+  }
+  cancel() {}
+}
+
+const text = (delta: string): ModelStreamPart => ({ type: 'text', delta })
+const call = (id: string, name: string, args: object = {}): ModelStreamPart => ({
+  type: 'tool-call',
+  toolCall: { role: 'tool_call', toolCallId: id, toolName: name, parameters: JSON.stringify(args) },
+})
+
+async function* parts(...items: ModelStreamPart[]) {
+  for (const item of items) {
+    await delay(1)
+    yield item
+  }
+}
+
+const assistantTexts = (agent: Agent) =>
+  agent.conversation.filter((item) => item.role === 'assistant').map((item) => item.content)
+
+describe('the shared step loop', () => {
+  it('streams text, saves the answer and holds a split extraction tag back', async () => {
+    const agent = new ScriptedAgent(
+      () => parts(text('Your score: '), text('great. <sc'), text('ore>9</score>')),
+      {},
+      {
+        extract: { startTag: '<score>', endTag: '</score>', saveInMetadata: true },
+      }
+    )
+    expect(await readAll(agent.answer())).toBe('Your score: great. ')
+    expect(agent.conversation.at(-1)).toEqual({
+      role: 'assistant',
+      content: 'Your score: great.',
+      metadata: { extracted: '9' },
+    })
+  })
+
+  it('runs a tool call and calls the model again with the call and its result', async () => {
+    const agent = new ScriptedAgent(({ step }) =>
+      step === 0 ? parts(call('c1', 'get_time', { tz: 'UTC' })) : parts(text('It is noon.'))
+    )
+    agent.addTool({
+      name: 'get_time',
+      description: 'd',
+      parameters: z.object({ tz: z.string() }),
+      execute: () => '12:00',
+    })
+    agent.addUserMessage('Time?')
+    expect(await readAll(agent.answer())).toBe('It is noon.')
+    expect(agent.requests).toHaveLength(2)
+    expect(agent.requests[1]!.conversation.slice(2)).toEqual([
+      { role: 'tool_call', toolCallId: 'c1', toolName: 'get_time', parameters: '{"tz":"UTC"}' },
+      { role: 'tool_result', toolCallId: 'c1', toolName: 'get_time', output: '"12:00"' },
+    ])
+    expect(agent.conversation.at(-1)).toEqual({ role: 'assistant', content: 'It is noon.' })
+  })
+
+  it('runs parallel calls of one response before calling the model once more', async () => {
+    const execute = vi.fn((input: { city: string }) => `${input.city}: sunny`)
+    const agent = new ScriptedAgent(({ step }) =>
+      step === 0
+        ? parts(call('a', 'weather', { city: 'Paris' }), call('b', 'weather', { city: 'Rome' }))
+        : parts(text('Both sunny.'))
+    )
+    agent.addTool({
+      name: 'weather',
+      description: 'd',
+      parameters: z.object({ city: z.string() }),
+      execute,
+    })
+    await readAll(agent.answer())
+    expect(execute).toHaveBeenCalledTimes(2)
+    expect(agent.requests).toHaveLength(2)
+    expect(
+      agent.conversation
+        .slice(1)
+        .map((item) => `${item.role}:${'toolCallId' in item ? item.toolCallId : item.content}`)
+    ).toEqual([
+      'tool_call:a',
+      'tool_result:a',
+      'tool_call:b',
+      'tool_result:b',
+      'assistant:Both sunny.',
+    ])
+  })
+
+  it('keeps text sent with a tool call before the tool items', async () => {
+    const agent = new ScriptedAgent(({ step }) =>
+      step === 0 ? parts(text('Let me check. '), call('c', 'lookup')) : parts(text('Found it.'))
+    )
+    agent.addTool({ name: 'lookup', description: 'd', execute: () => ({ found: true }) })
+    expect(await readAll(agent.answer())).toBe('Let me check. Found it.')
+    expect(agent.conversation.slice(1).map((item) => item.role)).toEqual([
+      'assistant',
+      'tool_call',
+      'tool_result',
+      'assistant',
+    ])
+  })
+
+  it('ends the turn silently after a skipAnswer tool', async () => {
+    const agent = new ScriptedAgent(
+      () => parts(call('c', 'semantic_turn')),
+      {},
+      { autoSemanticTurn: true }
+    )
+    const events = recordEvents(agent)
+    expect(await readAll(agent.answer())).toBe('')
+    expect(agent.requests).toHaveLength(1)
+    expect(events.map(([name]) => name)).toEqual(['ToolMessage', 'SkipAnswer', 'ToolMessage'])
+    expect(assistantTexts(agent)).toEqual([])
+  })
+
+  it('stops after maxSteps model calls when the model keeps calling tools', async () => {
+    const agent = new ScriptedAgent(({ step }) => parts(call(`c${step}`, 'noop')), { maxSteps: 3 })
+    agent.addTool({ name: 'noop', description: 'd' })
+    expect(await readAll(agent.answer())).toBe('')
+    expect(agent.requests).toHaveLength(3)
+  })
+
+  it('retries a call that sent nothing within firstTokenTimeoutMs, then answers', async () => {
+    const stall = async function* () {
+      await delay(200)
+      yield text('late')
+    }
+    const agent = new ScriptedAgent(
+      ({ attempt }) => (attempt === 0 ? stall() : parts(text('Back.'))),
+      {
+        firstTokenTimeoutMs: 30,
+        maxRetry: 2,
+      }
+    )
+    expect(await readAll(agent.answer())).toBe('Back.')
+    expect(agent.requests.map((request) => request.attempt)).toEqual([0, 1])
+    expect(agent.requests[0]!.signal.aborted).toBe(true)
+    expect(agent.requests[0]!.signal.reason).toBeInstanceOf(FirstTokenTimeoutError)
+  })
+
+  it('fails with FirstTokenTimeoutError once the retries are used up', async () => {
+    const agent = new ScriptedAgent(
+      () =>
+        (async function* () {
+          await delay(500)
+          yield text('never')
+        })(),
+      { firstTokenTimeoutMs: 20, maxRetry: 1 }
+    )
+    const failed = vi.fn()
+    agent.on('Failed', failed)
+    expect(await readAll(agent.answer())).toBe('')
+    expect(agent.requests).toHaveLength(2)
+    expect(failed.mock.calls[0]![0]).toBeInstanceOf(FirstTokenTimeoutError)
+  })
+
+  it('does not retry an HTTP error: Failed keeps its status', async () => {
+    const unauthorized = Object.assign(new Error('401 Incorrect API key'), { status: 401 })
+    const agent = new ScriptedAgent(
+      () =>
+        (async function* () {
+          throw unauthorized
+        })(),
+      { maxRetry: 3 }
+    )
+    const failed = vi.fn()
+    agent.on('Failed', failed)
+    expect(await readAll(agent.answer())).toBe('')
+    expect(agent.requests).toHaveLength(1)
+    expect(failed).toHaveBeenCalledWith(unauthorized)
+    expect((failed.mock.calls[0]![0] as { status: number }).status).toBe(401)
+  })
+
+  it('retries a stream that broke before any text (connection reset)', async () => {
+    const agent = new ScriptedAgent(({ attempt }) =>
+      attempt === 0
+        ? (async function* () {
+            await delay(1)
+            throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })
+          })()
+        : parts(text('Recovered.'))
+    )
+    expect(await readAll(agent.answer())).toBe('Recovered.')
+    expect(agent.requests).toHaveLength(2)
+  })
+
+  it('keeps the text written before a stream broke, flagged incomplete, without retrying', async () => {
+    const reset = new Error('terminated')
+    const agent = new ScriptedAgent(() =>
+      (async function* () {
+        yield text('The first half')
+        await delay(1)
+        throw reset
+      })()
+    )
+    const failed = vi.fn()
+    agent.on('Failed', failed)
+    expect(await readAll(agent.answer())).toBe('The first half')
+    expect(agent.requests).toHaveLength(1)
+    expect(agent.conversation.at(-1)).toEqual({
+      role: 'assistant',
+      content: 'The first half',
+      metadata: { incomplete: true },
+    })
+    expect(failed).toHaveBeenCalledWith(reset)
+  })
+
+  it('cancel mid-stream aborts the model call and records nothing', async () => {
+    let seen: AbortSignal | undefined
+    const agent = new ScriptedAgent(({ signal }) => {
+      seen = signal
+      return (async function* () {
+        yield text('Once upon')
+        await delay(30)
+        yield text(' a time')
+      })()
+    })
+    expect(await cancelOnFirstChunk(agent)).toEqual(['Once upon'])
+    await delay(50)
+    expect(seen?.aborted).toBe(true)
+    expect(assistantTexts(agent)).toEqual([])
+  })
+
+  it('cancel during a tool call makes no further model call and records no answer', async () => {
+    let agent!: ScriptedAgent
+    agent = new ScriptedAgent(({ step }) =>
+      step === 0 ? parts(call('c', 'slow')) : parts(text('after'))
+    )
+    agent.addTool({
+      name: 'slow',
+      description: 'd',
+      execute: async () => {
+        agent.cancel()
+        await delay(5)
+        return 'done'
+      },
+    })
+    expect(await readAll(agent.answer())).toBe('')
+    await delay(20)
+    expect(agent.requests).toHaveLength(1)
+    expect(agent.conversation.at(-1)).toMatchObject({ role: 'tool_result', output: '"done"' })
+  })
+})
