@@ -23,6 +23,11 @@ export function makeVoiceWav(rate = 48000): Buffer {
     }
     data.writeInt16LE(Math.round(s * 32767), i * 2)
   }
+  return wavFile(data, rate)
+}
+
+/** A WAV file of mono PCM16 `data` at `rate` Hz. */
+export function wavFile(data: Buffer, rate: number): Buffer {
   const header = Buffer.alloc(44)
   header.write('RIFF', 0)
   header.writeUInt32LE(36 + data.length, 4)
