@@ -38,9 +38,11 @@ class OpenmicCaptureProcessor extends AudioWorkletProcessor {
     this.ratio = sampleRate / this.targetRate
     this.kernel = lowPassKernel(this.ratio)
     this.half = (this.kernel.length - 1) / 2
-    // Input kept for the next quantum (history for the filter included), and the position of
-    // the next output sample in it, in input samples
-    this.pending = new Float32Array(this.half)
+    // Mono input not consumed yet (the filter's history included, zeros at first), in a buffer
+    // reused across quanta (no allocation on the audio thread), and the position of the next
+    // output sample in it, in input samples
+    this.buf = new Float32Array(2 * this.half + 4096)
+    this.len = this.half
     this.pos = this.half
     this.out = new Int16Array(this.frameSamples)
     this.outLength = 0
@@ -52,19 +54,24 @@ class OpenmicCaptureProcessor extends AudioWorkletProcessor {
     const input = inputs[0]
     if (!input || input.length === 0 || !input[0]) return true
     const length = input[0].length
-    const buf = new Float32Array(this.pending.length + length)
-    buf.set(this.pending, 0)
+    if (this.len + length > this.buf.length) {
+      const grown = new Float32Array(2 * (this.len + length))
+      grown.set(this.buf.subarray(0, this.len))
+      this.buf = grown
+    }
+    const buf = this.buf
     for (let i = 0; i < length; i++) {
       let s = 0
       for (let c = 0; c < input.length; c++) s += input[c][i]
       s /= input.length
-      buf[this.pending.length + i] = s
+      buf[this.len + i] = s
       this.sumSquares += s * s
     }
+    this.len += length
     this.inputCount += length
 
     let pos = this.pos
-    while (Math.floor(pos) + 1 + this.half < buf.length) {
+    while (Math.floor(pos) + 1 + this.half < this.len) {
       const i = Math.floor(pos)
       const f = pos - i
       const a = this.filter(buf, i)
@@ -72,7 +79,8 @@ class OpenmicCaptureProcessor extends AudioWorkletProcessor {
       pos += this.ratio
     }
     const keep = Math.floor(pos) - this.half
-    this.pending = buf.slice(keep)
+    buf.copyWithin(0, keep, this.len)
+    this.len -= keep
     this.pos = pos - keep
     return true
   }

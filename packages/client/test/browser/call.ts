@@ -36,6 +36,8 @@ declare global {
       state(): Record<string, unknown> & { error?: string; isStarted: boolean }
       events: PageEvent[]
       bargeIns: Array<{ latency: number; levelBefore: number }>
+      measureBargeIns(rounds: number): Promise<number[]>
+      client: import('../../src/index.js').MicdropClient
     }
   }
 }

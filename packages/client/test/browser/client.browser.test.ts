@@ -92,18 +92,29 @@ describe.skipIf(!hasChromium)('in Chromium, against a MicdropServer', () => {
     const { page } = await start({ token: 'good' })
     await page.waitForFunction(() => window.openmic.bargeIns.length > 0, null, { timeout: 8000 })
     const [{ latency, levelBefore }] = await page.evaluate(() => window.openmic.bargeIns)
+    // The rest of the answer the server had streamed is not played while the user speaks
+    await page.waitForFunction(() =>
+      window.openmic.events.some((e) => e.key === 'isUserSpeaking' && e.value === false)
+    )
+    const events = await page.evaluate(() => window.openmic.events)
+    const spoke = events.find((e) => e.key === 'isUserSpeaking' && e.value === true)!
+    const done = events.find((e) => e.key === 'isUserSpeaking' && e.value === false)!
+    expect(
+      events.some(
+        (e) => e.key === 'isAssistantSpeaking' && e.value === true && e.t > spoke.t && e.t < done.t
+      )
+    ).toBe(false)
+    // More rounds, driven through the VAD in the silence after the fake user's sentence
+    const driven = await page.evaluate(() => window.openmic.measureBargeIns(5))
+    const all = [latency, ...driven].sort((a, b) => a - b)
+    const median = all[Math.floor(all.length / 2)]!
     console.log(
-      `barge-in: confirmed speech → speaker silent in ${latency.toFixed(1)} ms (output level before: ${levelBefore.toFixed(1)} dBFS)`
+      `barge-in: confirmed speech → speaker silent in ${latency.toFixed(1)} ms from the microphone (output level before: ${levelBefore.toFixed(1)} dBFS); ${all.length} rounds: median ${median.toFixed(1)} ms, max ${all.at(-1)!.toFixed(1)} ms`
     )
     // The assistant was audible (a 0.3 tone is about -13 dBFS), then silent within 100 ms
     expect(levelBefore).toBeGreaterThan(-30)
-    expect(latency).toBeLessThan(100)
-    // The rest of the answer the server had streamed is not played after the user spoke
-    const events = await page.evaluate(() => window.openmic.events)
-    const spoke = events.find((e) => e.key === 'isUserSpeaking' && e.value === true)!
-    expect(
-      events.some((e) => e.key === 'isAssistantSpeaking' && e.value === true && e.t > spoke.t)
-    ).toBe(false)
+    expect(all.length).toBeGreaterThanOrEqual(3)
+    expect(median).toBeLessThan(100)
   })
 
   it('reconnects after the server drops the socket, re-sends the params and goes on', async () => {

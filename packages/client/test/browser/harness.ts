@@ -18,13 +18,27 @@ import { chromium } from 'playwright-core'
 import type { Browser, Page } from 'playwright-core'
 import { makeVoiceWav } from './wav.js'
 
-const here = dirname(fileURLToPath(import.meta.url))
-export const packageDir = resolve(here, '../..')
+/** This package's folder (found from this file, also when it is bundled elsewhere, as by the bench). */
+export const packageDir = findPackageDir(dirname(fileURLToPath(import.meta.url)))
+const here = join(packageDir, 'test', 'browser')
 const artifacts = join(packageDir, '.artifacts', 'browser')
 
 /** Debian's Chromium (installed from scripts/debian-packages.txt); never a downloaded browser. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export const hasChromium = existsSync(CHROMIUM)
+
+function findPackageDir(dir: string): string {
+  const manifest = join(dir, 'package.json')
+  if (
+    existsSync(manifest) &&
+    JSON.parse(readFileSync(manifest, 'utf8')).name === '@openmic/client'
+  ) {
+    return dir
+  }
+  const parent = dirname(dir)
+  if (parent === dir) throw new Error('@openmic/client package folder not found')
+  return findPackageDir(parent)
+}
 
 /** Builds `dist/` when it is missing or older than `src/` (the page loads the built package). */
 export function ensureBuilt(): void {

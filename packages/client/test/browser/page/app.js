@@ -47,8 +47,40 @@ client.on('Error', (error) =>
 )
 client.on('EndCall', () => events.push({ t: performance.now(), key: 'EndCall' }))
 
+const wait = (ms) => new Promise((done) => setTimeout(done, ms))
+
+/**
+ * Barge-in rounds driven through the VAD (so they do not wait for the fake microphone's loop):
+ * play a tone, then feed the volume VAD 100 ms of loud audio, which confirms speech, and time
+ * until the speaker's output is silent. Rounds wait while the real microphone is loud; gives up
+ * after `timeoutMs`.
+ */
+async function measureBargeIns(rounds, timeoutMs = 10000) {
+  const tone = Int16Array.from({ length: 16000 }, (_, i) => 10000 * Math.sin(i / 5))
+  const latencies = []
+  const deadline = performance.now() + timeoutMs
+  while (latencies.length < rounds && performance.now() < deadline) {
+    if (client.state.isUserSpeaking || client.mic.volume > -60) {
+      await wait(100)
+      continue
+    }
+    client.speaker.playAudio(tone)
+    await wait(250)
+    if (client.speaker.getVolume() < -40) continue
+    const start = performance.now()
+    client.micRecorder.vad.process(-20, 100)
+    while (client.speaker.getVolume() > -90 && performance.now() - start < 1000) await wait(0)
+    if (client.state.isUserSpeaking) latencies.push(performance.now() - start)
+    client.micRecorder.vad.process(-100, 1000)
+    await wait(50)
+  }
+  client.speaker.stopAudio()
+  return latencies
+}
+
 window.openmic = {
   client,
+  measureBargeIns,
   events,
   bargeIns,
   async start(options) {
