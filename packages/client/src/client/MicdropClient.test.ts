@@ -58,6 +58,23 @@ describe('MicdropClient', () => {
     expect(client.state).toMatchObject({ isProcessing: false, isListening: true })
   })
 
+  it('listens only once connected: speech before the socket opens is not half-sent', async () => {
+    const { client, mic, sockets } = setup()
+    const started = client.start()
+    await vi.waitFor(() => expect(sockets).toHaveLength(1))
+    mic.frames(10, -20)
+    sockets[0]!.open()
+    await started
+    mic.frames(31, -90)
+    expect(sockets[0]!.sent).toEqual([JSON.stringify({ token: 'secret' })])
+    speak(mic)
+    expect(sockets[0]!.texts).toEqual([
+      JSON.stringify({ token: 'secret' }),
+      'StartSpeaking',
+      'StopSpeaking',
+    ])
+  })
+
   it('sends StartSpeaking, 100 ms PCM16 chunks and StopSpeaking, then waits for the answer', async () => {
     const { client, mic, connect } = setup()
     const ws = await connect()

@@ -268,6 +268,8 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
     recorder.on('StartSpeaking', this.onUserStartSpeaking)
     recorder.on('Chunk', this.onUserChunk)
     recorder.on('StopSpeaking', this.onUserStopSpeaking)
+    // Nothing is listened to before the connection opens: speech started then could not be sent
+    recorder.vad.pause()
     const storage = this.deps.storage
     const savedMic = storage.getItem(MicdropStorageKeys.MicDevice) ?? undefined
     try {
@@ -324,7 +326,7 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
     clearTimeout(this.connectionTimer)
     this.connectionTimer = undefined
     if (this.options.params) ws.send(JSON.stringify(this.options.params))
-    if (this.reconnecting && !this.paused && !this.muted) this.micRecorder?.vad.resume()
+    if (!this.paused && !this.muted && !this.interruptionBlocked) this.micRecorder?.vad.resume()
     this.starting = false
     this.reconnecting = false
     this.reconnectAttempt = 0

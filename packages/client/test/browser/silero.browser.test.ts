@@ -69,7 +69,9 @@ describe.skipIf(!hasChromium)('in Chromium, the Silero VAD', () => {
       .connection()!
       .received.flatMap((item) => ('text' in item ? [item.text] : ['audio']))
     const begin = texts.indexOf('StartSpeaking')
-    expect(begin).toBeGreaterThan(0)
-    expect(texts.slice(begin + 1, texts.indexOf('StopSpeaking'))).toContain('audio')
+    expect(begin, texts.join(' ')).toBeGreaterThan(0)
+    expect(texts.slice(begin + 1, texts.indexOf('StopSpeaking')), texts.join(' ')).toContain(
+      'audio'
+    )
   }, 45000)
 })
