@@ -36,7 +36,7 @@ declare global {
       state(): Record<string, unknown> & { error?: string; isStarted: boolean }
       events: PageEvent[]
       bargeIns: Array<{ latency: number; levelBefore: number }>
-      measureBargeIns(rounds: number): Promise<number[]>
+      measureBargeIns(rounds: number, timeoutMs?: number): Promise<number[]>
       client: import('../../src/index.js').MicdropClient
     }
   }
