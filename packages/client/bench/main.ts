@@ -67,7 +67,7 @@ async function bargeIn(rounds: number) {
   try {
     const { page } = await startCall(browser, site.url, server, { token: 't' })
     const latencies = await page.evaluate(
-      (rounds) => window.openmic.measureBargeIns(rounds),
+      (rounds) => window.openmic.measureBargeIns(rounds, 60000),
       rounds
     )
     const context = await page.evaluate(() => {
