@@ -271,6 +271,11 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
     // Nothing is listened to before the connection opens: speech started then could not be sent
     recorder.vad.pause()
     const storage = this.deps.storage
+    // The speaker first, while the click that started the call still allows audio (the
+    // microphone's permission prompt can outlast it)
+    const savedSpeaker = storage.getItem(MicdropStorageKeys.SpeakerDevice)
+    if (savedSpeaker) await this.speaker.changeDevice(savedSpeaker).catch(() => {})
+    await this.speaker.start()
     const savedMic = storage.getItem(MicdropStorageKeys.MicDevice) ?? undefined
     try {
       await this.mic.start(savedMic, this.options.mic)
@@ -281,9 +286,6 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
       await this.mic.start(undefined, this.options.mic)
     }
     await recorder.start(this.mic)
-    const savedSpeaker = storage.getItem(MicdropStorageKeys.SpeakerDevice)
-    if (savedSpeaker) await this.speaker.changeDevice(savedSpeaker).catch(() => {})
-    await this.speaker.start()
     // Device labels are only listed once the microphone is allowed
     await this.updateDevices().catch((error) => this.log('Device list failed', error))
   }

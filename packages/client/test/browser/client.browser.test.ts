@@ -158,5 +158,7 @@ describe.skipIf(!hasChromium)('in Chromium, against a MicdropServer', () => {
     )
     const state = await page.evaluate(() => window.openmic.state())
     expect(state).toMatchObject({ error: 'Unauthorized', isStarted: false, isMicStarted: false })
+    // The fake devices were listed once the microphone was allowed
+    expect((state.micDevices as Array<{ label: string }>).length).toBeGreaterThan(0)
   })
 })
