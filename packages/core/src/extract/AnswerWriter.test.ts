@@ -27,8 +27,9 @@ describe('AnswerWriter', () => {
     const { stream, written } = collect()
     const writer = new AnswerWriter(stream)
     writer.write('Hello')
+    await new Promise(setImmediate)
     writer.write(', world')
-    await Promise.resolve()
+    await new Promise(setImmediate)
     expect(written).toEqual(['Hello', ', world'])
     expect(writer.end()).toBe('Hello, world')
   })
@@ -39,7 +40,7 @@ describe('AnswerWriter', () => {
     writer.write('Sure. {')
     writer.write('"a":1}')
     expect(writer.end()).toBe('Sure. {"a":1}')
-    await Promise.resolve()
+    await new Promise(setImmediate)
     expect(written.join('')).toBe('Sure. ')
   })
 
@@ -47,10 +48,10 @@ describe('AnswerWriter', () => {
     const { stream, written } = collect()
     const writer = new AnswerWriter(stream, '<score>')
     writer.write('Result <sc')
-    await Promise.resolve()
+    await new Promise(setImmediate)
     expect(written.join('')).toBe('Result ')
     writer.write('ary> story')
-    await Promise.resolve()
+    await new Promise(setImmediate)
     expect(written.join('')).toBe('Result <scary> story')
   })
 
@@ -59,8 +60,19 @@ describe('AnswerWriter', () => {
     const writer = new AnswerWriter(stream, '<score>')
     writer.write('I am <')
     expect(writer.end()).toBe('I am <')
-    await Promise.resolve()
+    await new Promise(setImmediate)
     expect(written.join('')).toBe('I am <')
+  })
+
+  it('writes the first text at once, then deltas that arrive together as one chunk', async () => {
+    const { stream, written } = collect()
+    const writer = new AnswerWriter(stream)
+    for (const word of ['One ', 'two ', 'three.']) writer.write(word)
+    await new Promise(setImmediate)
+    expect(written).toEqual(['One ', 'two three.'])
+    writer.write(' Four.')
+    await new Promise(setImmediate)
+    expect(written).toEqual(['One ', 'two three.', ' Four.'])
   })
 
   it('reports what was written, for an answer that broke off', () => {

@@ -6,22 +6,33 @@ import type { Writable } from 'node:stream'
  * held back until the next delta tells whether it is one: with `startTag = '<score>'`, the deltas
  * `"Sure. <sc"`, `"ore>42</score>"` write only `"Sure. "`.
  *
+ * The first text is written at once; later deltas that arrive together (one network read holds
+ * many) are written as one chunk on the next tick: one stream write instead of one per delta.
+ *
  * Every provider streams through one writer per model call; `end()` gives the full text for
  * `Agent.extract()`.
  */
 export class AnswerWriter {
   private text = ''
-  private writtenLength = 0
+  /** End of the text known to be spoken (written, or about to be). */
+  private acceptedLength = 0
+  /** End of the text actually written to the stream. */
+  private flushedLength = 0
+  private flushScheduled = false
   private tagStart = -1
+  private readonly scheduledFlush = () => {
+    this.flushScheduled = false
+    this.flush()
+  }
 
   constructor(
     private readonly stream: Writable,
     private readonly startTag?: string
   ) {}
 
-  /** Number of characters written to the stream so far. */
+  /** Number of characters of the answer that are spoken (written or about to be). */
   get written(): number {
-    return this.writtenLength
+    return this.acceptedLength
   }
 
   /** Everything received so far, the tag included. */
@@ -29,20 +40,27 @@ export class AnswerWriter {
     return this.text
   }
 
-  /** Adds a delta and writes whatever part of the answer is now known not to be the tag. */
+  /** Adds a delta; whatever part of the answer is now known not to be the tag will be written. */
   write(delta: string): void {
     if (delta === '') return
     this.text += delta
     if (this.tagStart !== -1) return
     const tag = this.startTag
-    if (!tag) return this.flushTo(this.text.length)
+    if (!tag) return this.accept(this.text.length)
 
-    const found = this.text.indexOf(tag, this.writtenLength)
+    const found = this.text.indexOf(tag, this.acceptedLength)
     if (found !== -1) {
       this.tagStart = found
-      return this.flushTo(found)
+      return this.accept(found)
     }
-    this.flushTo(this.text.length - this.heldBackLength(tag))
+    this.accept(this.text.length - this.heldBackLength(tag))
+  }
+
+  /** Writes what was accepted and not written yet (done for you on the next tick and by `end()`). */
+  flush(): void {
+    if (this.acceptedLength <= this.flushedLength) return
+    this.stream.write(this.text.slice(this.flushedLength, this.acceptedLength))
+    this.flushedLength = this.acceptedLength
   }
 
   /**
@@ -50,27 +68,32 @@ export class AnswerWriter {
    * tag, and returns the full text received.
    */
   end(): string {
-    if (this.tagStart === -1) this.flushTo(this.text.length)
+    if (this.tagStart === -1) this.acceptedLength = this.text.length
+    this.flush()
     return this.text
   }
 
-  /** The text actually written to the stream, for an answer that broke off. */
+  /** The text that was spoken, for an answer that broke off. */
   writtenText(): string {
-    return this.text.slice(0, this.writtenLength)
+    return this.text.slice(0, this.acceptedLength)
   }
 
   /** Length of the longest end of the unwritten text that is a beginning of the tag. */
   private heldBackLength(tag: string): number {
-    const pending = this.text.length - this.writtenLength
+    const pending = this.text.length - this.acceptedLength
     for (let length = Math.min(tag.length - 1, pending); length > 0; length--) {
       if (this.text.endsWith(tag.slice(0, length))) return length
     }
     return 0
   }
 
-  private flushTo(end: number): void {
-    if (end <= this.writtenLength) return
-    this.stream.write(this.text.slice(this.writtenLength, end))
-    this.writtenLength = end
+  private accept(end: number): void {
+    if (end <= this.acceptedLength) return
+    this.acceptedLength = end
+    if (this.flushedLength === 0) return this.flush()
+    if (!this.flushScheduled) {
+      this.flushScheduled = true
+      process.nextTick(this.scheduledFlush)
+    }
   }
 }

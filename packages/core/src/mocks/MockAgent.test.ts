@@ -4,7 +4,7 @@ import { MockAgent } from './MockAgent.js'
 
 describe('MockAgent', () => {
   it('echoes the last user message by default, word by word', async () => {
-    const agent = new MockAgent()
+    const agent = new MockAgent({ wordDelayMs: 1 })
     agent.addUserMessage('Hello there')
     const chunks: string[] = []
     const stream = agent.answer()

@@ -2,8 +2,8 @@ import type { MicdropConversationToolCall } from '../conversation/types.js'
 import { AnswerWriter } from '../extract/AnswerWriter.js'
 import { backoffDelayMs, waitUnlessAborted } from '../retry/backoff.js'
 import { isRetryableError } from '../retry/errors.js'
-import { withFirstTokenTimeout } from '../retry/first-token-timeout.js'
-import type { ModelAnswerHost } from './types.js'
+import { firstWithin } from '../retry/first-token-timeout.js'
+import type { ModelAnswerHost, ModelStreamPart } from './types.js'
 
 /** What one model call produced. */
 export interface ModelCallResult {
@@ -12,6 +12,8 @@ export interface ModelCallResult {
   toolCalls: MicdropConversationToolCall[]
 }
 
+const CANCELLED: ModelCallResult = Object.freeze({ text: '', toolCalls: [] }) as ModelCallResult
+
 /**
  * Runs one model call of an answer: streams its text through an {@link AnswerWriter}, collects its
  * tool calls, and retries it while it failed before writing any text. A call that breaks after text
@@ -19,37 +21,66 @@ export interface ModelCallResult {
  * Returns an empty result once the answer is cancelled.
  */
 export async function runModelCall(host: ModelAnswerHost, step: number): Promise<ModelCallResult> {
-  const { limits } = host
   for (let attempt = 0; ; attempt++) {
     const writer = new AnswerWriter(host.stream, host.startTag)
     const toolCalls: MicdropConversationToolCall[] = []
-    const attemptAbort = new AbortController()
-    const signal = AbortSignal.any([host.signal, attemptAbort.signal])
     try {
-      const parts = withFirstTokenTimeout(
-        host.call({ signal, step, attempt }),
-        limits.firstTokenTimeoutMs,
-        (error) => attemptAbort.abort(error)
-      )
-      for await (const part of parts) {
-        if (host.signal.aborted) break
-        if (part.type === 'text') writer.write(part.delta)
-        else if (part.type === 'tool-call') toolCalls.push(part.toolCall)
-      }
-      if (host.signal.aborted) return { text: '', toolCalls: [] }
+      await streamAttempt(host, step, attempt, writer, toolCalls)
+      if (host.signal.aborted) return CANCELLED
       return { text: writer.end(), toolCalls }
     } catch (error) {
-      if (host.signal.aborted) return { text: '', toolCalls: [] }
+      if (host.signal.aborted) return CANCELLED
       if (writer.written > 0) {
+        writer.flush()
         host.log('Model stream broke after text was written; keeping it:', error)
         host.saveAnswer(writer.writtenText(), { incomplete: true })
         throw error
       }
-      if (attempt >= limits.maxRetry || !isRetryableError(error)) throw error
+      if (attempt >= host.limits.maxRetry || !isRetryableError(error)) throw error
       host.log(`Model call failed before any text (attempt ${attempt + 1}), retrying:`, error)
-      if (!(await waitUnlessAborted(backoffDelayMs(attempt), host.signal))) {
-        return { text: '', toolCalls: [] }
-      }
+      if (!(await waitUnlessAborted(backoffDelayMs(attempt), host.signal))) return CANCELLED
     }
   }
+}
+
+/**
+ * One try of a model call. Its signal aborts with the answer's, and on a first-token timeout. The
+ * provider's iterator is consumed directly (no wrapper per part): this loop is the hot path.
+ */
+async function streamAttempt(
+  host: ModelAnswerHost,
+  step: number,
+  attempt: number,
+  writer: AnswerWriter,
+  toolCalls: MicdropConversationToolCall[]
+): Promise<void> {
+  const attemptAbort = new AbortController()
+  const forwardAbort = () => attemptAbort.abort(host.signal.reason)
+  host.signal.addEventListener('abort', forwardAbort, { once: true })
+  const iterator = host.call({ signal: attemptAbort.signal, step, attempt })[Symbol.asyncIterator]()
+  let completed = false
+  try {
+    let result = await firstWithin(iterator.next(), host.limits.firstTokenTimeoutMs, (error) =>
+      attemptAbort.abort(error)
+    )
+    while (!result.done) {
+      if (host.signal.aborted) return
+      consume(result.value, writer, toolCalls)
+      result = await iterator.next()
+    }
+    completed = true
+  } finally {
+    host.signal.removeEventListener('abort', forwardAbort)
+    // Not awaited: a source stuck in an await (a stalled request) must not hold up the caller.
+    if (!completed) iterator.return?.().catch(() => {})
+  }
+}
+
+function consume(
+  part: ModelStreamPart,
+  writer: AnswerWriter,
+  toolCalls: MicdropConversationToolCall[]
+) {
+  if (part.type === 'text') writer.write(part.delta)
+  else if (part.type === 'tool-call') toolCalls.push(part.toolCall)
 }

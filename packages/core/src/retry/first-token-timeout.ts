@@ -1,32 +1,12 @@
 import { FirstTokenTimeoutError } from './errors.js'
 
 /**
- * Iterates `source`, failing with {@link FirstTokenTimeoutError} when its first item takes longer
- * than `timeoutMs` (counted from the first `next()`, so it includes opening the request). `onTimeout`
- * runs first, to abort the request. Later items may take any time. `timeoutMs <= 0` or `Infinity`
- * disables the timeout.
+ * Waits for `next` (the first item of a model stream), failing with {@link FirstTokenTimeoutError}
+ * when it takes longer than `timeoutMs`; `onTimeout` runs first, to abort the request. Only the
+ * first item is timed: later ones may take any time, and cost no timer. `timeoutMs <= 0` or
+ * `Infinity` disables the timeout.
  */
-export async function* withFirstTokenTimeout<T>(
-  source: AsyncIterable<T>,
-  timeoutMs: number,
-  onTimeout: (error: FirstTokenTimeoutError) => void
-): AsyncGenerator<T> {
-  const iterator = source[Symbol.asyncIterator]()
-  let completed = false
-  try {
-    let result = await firstWithin(iterator.next(), timeoutMs, onTimeout)
-    while (!result.done) {
-      yield result.value
-      result = await iterator.next()
-    }
-    completed = true
-  } finally {
-    // Not awaited: a source stuck in an await (the stalled request) must not hold up the caller.
-    if (!completed) iterator.return?.().catch(() => {})
-  }
-}
-
-function firstWithin<T>(
+export function firstWithin<T>(
   next: Promise<T>,
   timeoutMs: number,
   onTimeout: (error: FirstTokenTimeoutError) => void

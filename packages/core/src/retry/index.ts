@@ -5,5 +5,5 @@ export {
   errorMessage,
   isRetryableError,
 } from './errors.js'
-export { withFirstTokenTimeout } from './first-token-timeout.js'
+export { firstWithin } from './first-token-timeout.js'
 export { backoffDelayMs, waitUnlessAborted } from './backoff.js'
