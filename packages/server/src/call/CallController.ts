@@ -180,7 +180,8 @@ export class CallController {
     this.stopWaitingForTranscript()
     if (this.unanswered) {
       void this.answer()
-    } else if (!this.current) {
+    } else {
+      // Even while something else is being spoken: this turn itself gets no answer.
       this.turn = undefined
       this.options.output.send('SkipAnswer')
     }

@@ -78,8 +78,13 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
       queueMicrotask(() => this.onClose())
       return
     }
-    for (const frame of releaseHeldFrames(socket)) this.onMessage(frame.data, frame.isBinary)
-    if (!this.ended) this.openCall()
+    // Started on the next microtask, so that listeners attached right after `new` see everything.
+    const held = releaseHeldFrames(socket)
+    queueMicrotask(() => {
+      if (this.ended) return
+      this.openCall()
+      for (const frame of held) this.onMessage(frame.data, frame.isBinary)
+    })
   }
 
   /** Speaks a text without adding it to the conversation; resolves when spoken or cancelled. */
