@@ -1,47 +1,19 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startCall } from './call.js'
-import { hasChromium, launchBrowser, servePage } from './harness.js'
-import { startTestServer } from './micdrop-server.js'
+import { describe, expect, it } from 'vitest'
+import { useBrowserCalls } from './call.js'
+import { hasChromium } from './harness.js'
 import type { Received } from './micdrop-server.js'
 import { toneFrequency, VOICE } from './wav.js'
 
 describe.skipIf(!hasChromium)('in Chromium, against a MicdropServer', () => {
-  let browser: Browser
-  let site: Awaited<ReturnType<typeof servePage>>
-  let server: Awaited<ReturnType<typeof startTestServer>>
-  let page: Page | undefined
-
-  beforeAll(async () => {
-    ;[site, browser, server] = await Promise.all([
-      servePage(),
-      launchBrowser(),
-      startTestServer({
-        token: 'good',
-        // 24 characters at 300 ms: still speaking when the fake user starts talking, 2 s in
-        firstMessage: 'Welcome, how can I help?',
-        msPerChar: 300,
-        transcript: 'Hello there',
-        answer: 'You said hello',
-      }),
-    ])
+  const calls = useBrowserCalls({
+    token: 'good',
+    // 24 characters at 300 ms: still speaking when the fake user starts talking, 2 s in
+    firstMessage: 'Welcome, how can I help?',
+    msPerChar: 300,
+    transcript: 'Hello there',
+    answer: 'You said hello',
   })
-
-  afterEach(async () => {
-    await page?.evaluate(() => window.openmic.stop()).catch(() => {})
-    await page?.context().close()
-    page = undefined
-  })
-
-  afterAll(async () => {
-    await Promise.all([browser?.close(), site?.close(), server?.close()])
-  })
-
-  const start = async (params: Record<string, unknown>) => {
-    const call = await startCall(browser, site.url, server, params)
-    page = call.page
-    return call
-  }
+  const start = calls.start
 
   it('sends StartSpeaking, 16 kHz PCM16 in 100 ms chunks and StopSpeaking, and shows the conversation', async () => {
     const call = await start({ token: 'good' })
@@ -120,8 +92,8 @@ describe.skipIf(!hasChromium)('in Chromium, against a MicdropServer', () => {
   it('reconnects after the server drops the socket, re-sends the params and goes on', async () => {
     const { page, connection } = await start({ token: 'good', user: 'ada' })
     const first = connection()!
-    const before = server.connections.length
-    server.dropAll()
+    const before = calls.server.connections.length
+    calls.server.dropAll()
     await page.waitForFunction(
       () => window.openmic.events.some((e) => e.key === 'isReconnecting' && e.value === true),
       null,
@@ -135,7 +107,7 @@ describe.skipIf(!hasChromium)('in Chromium, against a MicdropServer', () => {
       null,
       { timeout: 5000 }
     )
-    const second = server.connections[before]!
+    const second = calls.server.connections[before]!
     expect(second).not.toBe(first)
     expect(second.params).toEqual({ token: 'good', user: 'ada' })
     // The call goes on over the new socket: the next utterance reaches the server

@@ -1,56 +1,36 @@
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startCall } from './call.js'
-import { hasChromium, launchBrowser, servePage } from './harness.js'
-import { startTestServer } from './micdrop-server.js'
+import { describe, expect, it } from 'vitest'
+import { useBrowserCalls } from './call.js'
+import { hasChromium } from './harness.js'
 
 // The fake microphone says "Hello, can you hear me?" (espeak-ng), 2 s in, every 6.4 s
 const speech = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'speech.wav')
 
 describe.skipIf(!hasChromium)('in Chromium, the Silero VAD', () => {
-  let browser: Browser
-  let site: Awaited<ReturnType<typeof servePage>>
-  let server: Awaited<ReturnType<typeof startTestServer>>
-  let page: Page | undefined
-
-  beforeAll(async () => {
-    ;[site, browser, server] = await Promise.all([
-      servePage(),
-      launchBrowser(speech),
-      startTestServer({
-        token: 'good',
-        firstMessage: 'Hi!',
-        msPerChar: 10,
-        transcript: 'Hello, can you hear me?',
-        answer: 'Loud and clear.',
-      }),
-    ])
-  })
-
-  afterEach(async () => {
-    await page?.evaluate(() => window.openmic.stop()).catch(() => {})
-    await page?.context().close()
-    page = undefined
-  })
-
-  afterAll(async () => {
-    await Promise.all([browser?.close(), site?.close(), server?.close()])
-  })
+  const calls = useBrowserCalls(
+    {
+      token: 'good',
+      firstMessage: 'Hi!',
+      msPerChar: 10,
+      transcript: 'Hello, can you hear me?',
+      answer: 'Loud and clear.',
+    },
+    speech
+  )
 
   it('loads its model and wasm from the app (never a CDN) and detects real speech', async () => {
-    const call = await startCall(browser, site.url, server, { token: 'good' }, { vad: 'silero' })
-    page = call.page
+    const call = await calls.start({ token: 'good' }, { vad: 'silero' })
+    const page = call.page
     expect(call.result).toEqual({ ok: true })
-    expect(site.requests).toEqual(
+    expect(calls.site.requests).toEqual(
       expect.arrayContaining([
         '/vad/vad.worklet.bundle.min.js',
         '/vad/silero_vad_v5.onnx',
         expect.stringMatching(/^\/vad\/ort-wasm.*\.wasm$/),
       ])
     )
-    const origin = new URL(site.url).origin
+    const origin = new URL(calls.site.url).origin
     const elsewhere = call.requests.filter(
       (url) => !url.startsWith(origin) && !url.startsWith('blob:') && !url.startsWith('data:')
     )
