@@ -133,4 +133,18 @@ describe.skipIf(!hasChromium)('in Chromium, against a MicdropServer', () => {
     // The fake devices were listed once the microphone was allowed
     expect((state.micDevices as Array<{ label: string }>).length).toBeGreaterThan(0)
   })
+
+  it('maps a missing microphone to a MicNotFound error with a clear message', async () => {
+    const { page } = await start({ token: 'good' })
+    const error = await page.evaluate(() =>
+      window.openmic.client.mic.start('no-such-device').then(
+        () => undefined,
+        (error: { code: string; message: string }) => ({ code: error.code, message: error.message })
+      )
+    )
+    expect(error).toEqual({
+      code: 'MicNotFound',
+      message: expect.stringMatching(/no microphone/i),
+    })
+  })
 })
