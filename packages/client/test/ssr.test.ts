@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { ensureBuilt, packageDir } from './browser/harness.js'
 
@@ -33,5 +35,19 @@ describe('server-side rendering', () => {
     expect(result.exports).toBeGreaterThan(20)
     expect(result.state).toMatchObject({ isStarted: false, isStarting: false, conversation: [] })
     expect(result.singleton).toBe(false)
+  })
+
+  it('keeps @ricky0123/vad-web out of the main entry (apps without Silero build without it)', () => {
+    const dist = join(packageDir, 'dist')
+    const files = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter(
+      (file) => file.endsWith('.js') && file !== 'silero.js'
+    )
+    expect(files.length).toBeGreaterThan(10)
+    for (const file of files) {
+      expect(readFileSync(join(dist, file), 'utf8'), file).not.toMatch(
+        /['"]@ricky0123\/vad-web['"]/
+      )
+    }
+    expect(readFileSync(join(dist, 'silero.js'), 'utf8')).toMatch(/from '@ricky0123\/vad-web'/)
   })
 })

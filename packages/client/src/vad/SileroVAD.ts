@@ -1,4 +1,6 @@
 import type { MicSource } from '../audio/types.js'
+import { getSileroFactory } from './silero-loader.js'
+import type { MicVADLike } from './silero-loader.js'
 import { VAD } from './VAD.js'
 
 export interface SileroVADOptions {
@@ -34,16 +36,10 @@ export const DEFAULT_SILERO_VAD_OPTIONS: SileroVADOptions = {
   redemptionMs: 600,
 }
 
-/** The part of `@ricky0123/vad-web`'s MicVAD this class uses. */
-interface MicVADLike {
-  start(): Promise<void>
-  pause(): Promise<void>
-  destroy(): Promise<void>
-}
-
 /**
  * Silero VAD (a neural speech detector) through `@ricky0123/vad-web`, an optional peer
- * dependency loaded on `start()` only. It listens to the microphone's own stream and context.
+ * dependency: `import '@openmic/client/silero'` once to load it. It listens to the microphone's
+ * own stream and context.
  */
 export class SileroVAD extends VAD {
   readonly name = 'silero'
@@ -60,7 +56,7 @@ export class SileroVAD extends VAD {
     if (this.micVAD) return
     const stream = mic.stream
     if (!stream) throw new Error('SileroVAD needs a started microphone')
-    const { MicVAD } = await import('@ricky0123/vad-web')
+    const MicVAD = getSileroFactory()
     const { baseAssetPath, onnxWASMBasePath, ...options } = this.options
     this.micVAD = await MicVAD.new({
       ...options,

@@ -66,7 +66,21 @@ async function bundlePage(): Promise<string> {
     platform: 'browser',
     target: 'chrome120',
     write: false,
-    alias: { '@openmic/client': join(packageDir, 'dist', 'index.js') },
+    plugins: [
+      {
+        name: 'built-client',
+        setup(build) {
+          // The page imports the package by name: point it (and its subpath) at dist/
+          build.onResolve({ filter: /^@openmic\/client(\/silero)?$/ }, (args) => ({
+            path: join(
+              packageDir,
+              'dist',
+              args.path.endsWith('/silero') ? 'silero.js' : 'index.js'
+            ),
+          }))
+        },
+      },
+    ],
     logLevel: 'silent',
   })
   return result.outputFiles[0]!.text

@@ -1,6 +1,8 @@
 // Test page: loads the built @openmic/client (bundled by esbuild) and exposes a small API to the
 // Playwright tests. Plain JavaScript on purpose: it runs as the browser sees it.
 import { MicdropClient } from '@openmic/client'
+// Loads @ricky0123/vad-web for the `vad: 'silero'` option
+import '@openmic/client/silero'
 
 const client = new MicdropClient()
 const events = []
