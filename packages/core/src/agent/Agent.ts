@@ -80,7 +80,7 @@ export abstract class Agent<
    * after the answer, after `cancel()`, or after a failure (then `Failed` is emitted).
    */
   answer(): Readable {
-    this.endRun(this.currentRun)
+    this.cancelRun(this.currentRun)
     this.answerCount++
     const run: AnswerRun = { stream: new AnswerStream(), abort: new AbortController() }
     this.currentRun = run
@@ -291,10 +291,18 @@ export abstract class Agent<
     }
   }
 
-  /** Ends a run's stream and aborts its signal; clears `answering` if it was the current one. */
-  private endRun(run: AnswerRun | undefined) {
+  /** Aborts a run's signal, then ends it. */
+  private cancelRun(run: AnswerRun | undefined) {
     if (!run) return
     if (!run.abort.signal.aborted) run.abort.abort()
+    this.endRun(run)
+  }
+
+  /**
+   * Ends a run's stream; clears `answering` if it was the current one. A run that finished is not
+   * aborted: nothing listens any more, and an abort costs an exception object on the hot path.
+   */
+  private endRun(run: AnswerRun) {
     run.stream.end()
     if (this.currentRun === run) {
       this.currentRun = undefined
@@ -315,7 +323,7 @@ export abstract class Agent<
         try {
           implementation.call(this)
         } finally {
-          this.endRun(this.currentRun)
+          this.cancelRun(this.currentRun)
         }
       },
     })
