@@ -20,6 +20,23 @@ export interface MockTTSOptions {
 
 const SAMPLE_RATE = 16000
 const AMPLITUDE = 0.3 * 32767
+const tables = new Map<number, Buffer>()
+
+/**
+ * One second of the tone as PCM16: a whole number of periods for an integer frequency, so it
+ * loops without a click. Computed once per frequency; speaking only copies from it.
+ */
+function toneTable(frequency: number): Buffer {
+  let table = tables.get(frequency)
+  if (!table) {
+    table = Buffer.alloc(SAMPLE_RATE * 2)
+    const step = (2 * Math.PI * frequency) / SAMPLE_RATE
+    for (let i = 0; i < SAMPLE_RATE; i++)
+      table.writeInt16LE(Math.round(AMPLITUDE * Math.sin(i * step)), i * 2)
+    tables.set(frequency, table)
+  }
+  return table
+}
 
 /** The state of one `speak()` call. */
 interface SpeakJob {
@@ -46,6 +63,7 @@ export class MockTTS extends TTS {
   /** All text received, over all `speak()` calls (for assertions). */
   public spokenText = ''
   private job?: SpeakJob
+  /** Position in the one-second tone table, in samples. */
   private phase = 0
 
   constructor(private readonly options: MockTTSOptions = {}) {
@@ -143,11 +161,13 @@ export class MockTTS extends TTS {
   /** A sine tone of `ms` milliseconds, cut into chunks of at most `chunkMs`. */
   private tone(ms: number): Buffer[] {
     const samples = Math.max(1, Math.round((ms * SAMPLE_RATE) / 1000))
+    const table = toneTable(this.options.frequency ?? 440)
     const audio = Buffer.alloc(samples * 2)
-    const step = (2 * Math.PI * (this.options.frequency ?? 440)) / SAMPLE_RATE
-    for (let i = 0; i < samples; i++) {
-      audio.writeInt16LE(Math.round(AMPLITUDE * Math.sin(this.phase)), i * 2)
-      this.phase = (this.phase + step) % (2 * Math.PI)
+    for (let written = 0; written < samples;) {
+      const count = Math.min(samples - written, SAMPLE_RATE - this.phase)
+      table.copy(audio, written * 2, this.phase * 2, (this.phase + count) * 2)
+      written += count
+      this.phase = (this.phase + count) % SAMPLE_RATE
     }
     const chunkBytes = Math.round(((this.options.chunkMs ?? 100) * SAMPLE_RATE) / 1000) * 2
     const chunks: Buffer[] = []

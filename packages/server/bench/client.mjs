@@ -1,0 +1,80 @@
+// Benchmark client process: N WebSocket calls on loopback, each doing turns of 1 s of audio in
+// 100 ms chunks at real-time pace, then StopSpeaking; measures StopSpeaking -> first audio frame.
+import WebSocket from 'ws'
+
+const [port, count] = process.argv.slice(2).map(Number)
+const CHUNK = Buffer.alloc(3200, 3)
+const latencies = []
+let measuring = false
+let running = false
+let turns = 0
+
+function call(index) {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}`)
+    let stopAt = 0
+    let waiting = false
+    const state = { socket, startTurn }
+    function startTurn() {
+      if (!running) return
+      socket.send('StartSpeaking')
+      let sent = 0
+      const next = () => {
+        if (!running || socket.readyState !== WebSocket.OPEN) return
+        socket.send(CHUNK)
+        if (++sent < 10) return void setTimeout(next, 100)
+        setTimeout(() => {
+          if (!running || socket.readyState !== WebSocket.OPEN) return
+          waiting = true
+          stopAt = performance.now()
+          socket.send('StopSpeaking')
+        }, 0)
+      }
+      setTimeout(next, 0)
+    }
+    socket.on('message', (data, isBinary) => {
+      if (isBinary) {
+        if (waiting) {
+          waiting = false
+          if (measuring) {
+            latencies.push(performance.now() - stopAt)
+            turns++
+          }
+        }
+        return
+      }
+      const text = data.toString()
+      if (text.startsWith('Message {"role":"assistant"')) setTimeout(startTurn, 0)
+      if (text === 'SkipAnswer') resolve(state)
+    })
+    socket.on('error', reject)
+  })
+}
+
+const calls = []
+for (let i = 0; i < count; i += 50) {
+  calls.push(
+    ...(await Promise.all(Array.from({ length: Math.min(50, count - i) }, (_, j) => call(i + j))))
+  )
+}
+process.send({ type: 'connected' })
+
+process.on('message', (message) => {
+  if (message.type === 'start') {
+    running = true
+    // Stagger the calls over one turn so that StopSpeakings do not all come at once.
+    calls.forEach((c, i) => setTimeout(c.startTurn, (i / calls.length) * 1000))
+  }
+  if (message.type === 'window-start') {
+    measuring = true
+    latencies.length = 0
+    turns = 0
+  }
+  if (message.type === 'window-end') {
+    measuring = false
+    running = false
+    for (const c of calls) c.socket.terminate()
+    // Exit only once the results are through the IPC channel.
+    process.send({ type: 'window', latencies, turns }, () => process.exit(0))
+  }
+})

@@ -1,0 +1,62 @@
+// Benchmark server process: a MicdropServer per connection with zero-latency doubles (or, with
+// `--reference`, a thin ws server that answers StopSpeaking with audio at once). Driven over IPC by
+// run.mjs: reports memory, CPU and event-loop delay for a measurement window.
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { MockAgent, MockSTT, MockTTS } from '@openmic/core'
+import { WebSocketServer } from 'ws'
+import { MicdropServer } from '../dist/index.js'
+
+const reference = process.argv.includes('--reference')
+const ANSWER = 'Sure, here you go.'
+const referenceAudio = Buffer.alloc(ANSWER.length * 10 * 32, 1)
+const referenceMessage = `Message ${JSON.stringify({ role: 'assistant', content: ANSWER })}`
+
+const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, maxPayload: 1 << 20 })
+wss.on('connection', (socket) => {
+  if (reference) {
+    socket.send('SkipAnswer')
+    socket.on('message', (data, isBinary) => {
+      if (!isBinary && data.toString() === 'StopSpeaking') {
+        socket.send(referenceAudio)
+        socket.send(referenceMessage)
+      }
+    })
+    return
+  }
+  new MicdropServer(socket, {
+    agent: new MockAgent({ answers: [ANSWER] }),
+    stt: new MockSTT({ utterances: ['Hello'] }),
+    tts: new MockTTS(),
+  })
+})
+
+const loop = monitorEventLoopDelay({ resolution: 10 })
+let window
+
+function memory() {
+  for (let i = 0; i < 3; i++) global.gc()
+  const { heapUsed, rss } = process.memoryUsage()
+  return { heapUsed, rss }
+}
+
+process.on('message', (message) => {
+  if (message.type === 'memory') process.send({ type: 'memory', ...memory() })
+  if (message.type === 'window-start') {
+    loop.enable()
+    loop.reset()
+    window = { cpu: process.cpuUsage(), at: performance.now() }
+  }
+  if (message.type === 'window-end') {
+    const cpu = process.cpuUsage(window.cpu)
+    const wallMs = performance.now() - window.at
+    process.send({
+      type: 'window',
+      cpuPercent: ((cpu.user + cpu.system) / 1000 / wallMs) * 100,
+      loopP99Ms: loop.percentile(99) / 1e6,
+    })
+    loop.disable()
+  }
+  if (message.type === 'exit') process.exit(0)
+})
+
+wss.on('listening', () => process.send({ type: 'ready', port: wss.address().port }))
