@@ -23,6 +23,15 @@ describe.skipIf(!hasChromium)('in Chromium, the Silero VAD', () => {
     const call = await calls.start({ token: 'good' }, { vad: 'silero' })
     const page = call.page
     expect(call.result).toEqual({ ok: true })
+    // Silero hears the sentence: the server gets an utterance and the answer comes back
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('#conversation li')].some(
+          (li) => li.textContent === 'assistant: Loud and clear.'
+        ),
+      null,
+      { timeout: 15000 }
+    )
     expect(calls.site.requests).toEqual(
       expect.arrayContaining([
         '/vad/vad.worklet.bundle.min.js',
@@ -36,15 +45,6 @@ describe.skipIf(!hasChromium)('in Chromium, the Silero VAD', () => {
     )
     expect(elsewhere).toEqual([])
 
-    // Silero hears the sentence: the server gets an utterance and the answer comes back
-    await page.waitForFunction(
-      () =>
-        [...document.querySelectorAll('#conversation li')].some(
-          (li) => li.textContent === 'assistant: Loud and clear.'
-        ),
-      null,
-      { timeout: 15000 }
-    )
     const texts = call
       .connection()!
       .received.flatMap((item) => ('text' in item ? [item.text] : ['audio']))
