@@ -30,6 +30,7 @@ export class FakeMic extends EventEmitter<MicEvents> implements MicdropMic {
       const pcm = new Int16Array(320).map((_, j) => (start + i * 320 + j) % 32768)
       this.volume = volume
       this.emit('Frame', pcm, volume)
+      this.emit('Volume', volume)
     }
   }
 }

@@ -75,6 +75,30 @@ describe('MicdropClient', () => {
     ])
   })
 
+  it('startMic opens the microphone before the call (levels, devices), and start() keeps it', async () => {
+    const { client, mic, sockets } = setup()
+    const levels: number[] = []
+    mic.on('Volume', (level) => levels.push(level))
+    await client.startMic({ deviceId: 'usb-mic' })
+    expect(client.state).toMatchObject({
+      isMicStarted: true,
+      isStarted: false,
+      micDeviceId: 'usb-mic',
+    })
+    expect(client.state.micDevices).toHaveLength(1)
+    // Heard but not detected: nothing can be sent yet
+    speak(mic)
+    expect(levels.length).toBeGreaterThan(0)
+    expect(client.state.isUserSpeaking).toBe(false)
+    const started = client.start()
+    await vi.waitFor(() => expect(sockets).toHaveLength(1))
+    sockets[0]!.open()
+    await started
+    expect(mic.startCalls).toEqual(['usb-mic'])
+    speak(mic)
+    expect(sockets[0]!.texts).toContain('StartSpeaking')
+  })
+
   it('sends StartSpeaking, 100 ms PCM16 chunks and StopSpeaking, then waits for the answer', async () => {
     const { client, mic, connect } = setup()
     const ws = await connect()

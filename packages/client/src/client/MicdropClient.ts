@@ -153,7 +153,8 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
    * (also emitted as `Error`) when the microphone or the connection fails for good.
    */
   start = async (options: MicdropOptions = {}): Promise<void> => {
-    await this.stop()
+    // A call in progress is ended; a microphone opened by startMic() is kept
+    if (this.ws || this.reconnecting || this.pendingStart) await this.stop()
     this.options = { ...this.options, ...options }
     this.startTime = Date.now()
     this.conversation = []
@@ -163,7 +164,7 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
     this.notify()
     try {
       if (!this.options.url) throw new MicdropClientError('MissingUrl')
-      await this.startMic()
+      if (!this.micRecorder || options.vad || options.mic) await this.openMic()
     } catch (error) {
       const clientError = errorFromMic(error)
       this.setError(clientError)
@@ -175,6 +176,25 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
     })
     this.connect()
     await connected
+  }
+
+  /**
+   * Opens the microphone (and the speaker) before a call, to show a level meter or the device
+   * list; `start()` then uses it. Nothing is sent or detected until the call is connected.
+   * Rejects with a {@link MicdropClientError} (also emitted as `Error`).
+   */
+  startMic = async (options: { vad?: MicdropOptions['vad']; deviceId?: string } = {}) => {
+    if (options.vad) this.options.vad = options.vad
+    if (options.deviceId) this.deps.storage.setItem(MicdropStorageKeys.MicDevice, options.deviceId)
+    try {
+      await this.openMic()
+    } catch (error) {
+      const clientError = errorFromMic(error)
+      this.setError(clientError)
+      await this.stop()
+      throw clientError
+    }
+    this.notify()
   }
 
   /** Hangs up: closes the connection, stops playback and releases the microphone. */
@@ -261,7 +281,13 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
     return !!this.options.disableInterruption && (this.speaker.isPlaying || !!this.echoTimer)
   }
 
-  private async startMic() {
+  private async openMic() {
+    const previous = this.micRecorder
+    if (previous) {
+      this.micRecorder = undefined
+      await previous.stop()
+      previous.removeAllListeners()
+    }
     const recorder = new MicRecorder(this.options.vad)
     this.micRecorder = recorder
     recorder.on('StateChange', () => this.notify())
