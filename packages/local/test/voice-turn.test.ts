@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest'
+import { LocalAgent } from '../dist/index.js'
+import { seconds, speak, transcribe, useSpeech } from './helpers.js'
+
+// A whole turn offline, as the server runs it: user audio → LocalSTT → LocalAgent → LocalTTS.
+describe('a spoken turn with LocalSTT, LocalAgent and LocalTTS', () => {
+  const speech = useSpeech()
+
+  it('answers a spoken "what time is it" with the time, spoken', async () => {
+    const agent = new LocalAgent({ now: () => new Date('2026-11-29T22:42:00Z'), timeZone: 'UTC' })
+    const question = await transcribe(speech.stt, await speak(speech.tts, 'What time is it?'))
+    agent.addUserMessage(question)
+    const reply = await speak(speech.tts, agent.answer())
+    expect(agent.conversation.at(-1)).toEqual({ role: 'assistant', content: 'It is 10:42 PM.' })
+    expect(seconds(reply)).toBeGreaterThan(1)
+    expect(await transcribe(speech.stt, reply)).toMatch(/\bten forty two\b/)
+  })
+
+  it('ends the call on a spoken "goodbye"', async () => {
+    const agent = new LocalAgent()
+    let endCall = false
+    agent.on('EndCall', () => (endCall = true))
+    agent.addUserMessage(await transcribe(speech.stt, await speak(speech.tts, 'Goodbye.')))
+    const reply = await speak(speech.tts, agent.answer())
+    expect(seconds(reply)).toBeGreaterThan(0.5)
+    expect(endCall).toBe(true)
+  })
+})

@@ -1,0 +1,98 @@
+// Latency OpenaiAgent adds over the raw SDK stream, on loopback against the fake OpenAI server.
+// Each round runs both (order rotated), streaming the same 200-delta Responses API answer; prints
+// medians and p99 of time to first chunk and to stream end, and the median per-round difference.
+// Run: pnpm --filter @openmic/openai build && node bench/answer-latency.mjs [rounds] [api]
+import { createFakeOpenAI } from '@openmic/testing'
+import OpenAI from 'openai'
+import { OpenaiAgent } from '../dist/index.js'
+
+const ROUNDS = Number(process.argv[2] ?? 2000)
+const API = process.argv[3] ?? 'responses'
+const WARMUP = 200
+const DELTAS = Array.from({ length: 200 }, (_, i) => `w${i} `)
+const SYSTEM = 'You are a benchmark.'
+const USER = 'Hello'
+
+const fake = await createFakeOpenAI()
+const client = new OpenAI({ apiKey: 'sk-bench', baseURL: fake.baseURL })
+
+async function raw() {
+  const start = performance.now()
+  let first = 0
+  if (API === 'chat') {
+    const messages = [
+      { role: 'system', content: SYSTEM },
+      { role: 'user', content: USER },
+    ]
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4.1-mini',
+      messages,
+      stream: true,
+    })
+    for await (const chunk of stream) {
+      if (!first && chunk.choices[0]?.delta.content) first = performance.now()
+    }
+  } else {
+    const input = [
+      { role: 'system', content: SYSTEM },
+      { role: 'user', content: USER },
+    ]
+    const stream = await client.responses.create({ model: 'gpt-4.1-mini', input, stream: true })
+    for await (const event of stream) {
+      if (!first && event.type === 'response.output_text.delta') first = performance.now()
+    }
+  }
+  return { first: first - start, end: performance.now() - start }
+}
+
+function agent() {
+  const agent = new OpenaiAgent({ openai: client, api: API, systemPrompt: SYSTEM })
+  agent.addUserMessage(USER)
+  return new Promise((resolve, reject) => {
+    const start = performance.now()
+    let first = 0
+    const stream = agent.answer()
+    agent.on('Failed', reject)
+    stream.on('data', () => {
+      if (!first) first = performance.now()
+    })
+    stream.on('end', () => resolve({ first: first - start, end: performance.now() - start }))
+  })
+}
+
+async function round(index) {
+  const order = index % 2 === 0 ? [raw, agent] : [agent, raw]
+  const result = {}
+  for (const run of order) {
+    fake.reset()
+    fake.replyText(...DELTAS)
+    result[run === raw ? 'raw' : 'agent'] = await run()
+  }
+  return result
+}
+
+const quantile = (values, q) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
+}
+const ms = (value) => `${value.toFixed(3)} ms`.padStart(11)
+
+for (let i = 0; i < WARMUP; i++) await round(i)
+const rounds = []
+for (let i = 0; i < ROUNDS; i++) rounds.push(await round(i))
+await fake.close()
+
+console.log(
+  `OpenaiAgent vs raw SDK (api: ${API}), ${ROUNDS} rounds after ${WARMUP} warm-up, ${DELTAS.length} deltas, Node ${process.version}`
+)
+console.log(
+  `${''.padEnd(14)}${'raw median'.padStart(11)}${'raw p99'.padStart(11)}${'agent med.'.padStart(11)}${'agent p99'.padStart(11)}${'med. diff'.padStart(11)}`
+)
+for (const key of ['first', 'end']) {
+  const rawValues = rounds.map((r) => r.raw[key])
+  const agentValues = rounds.map((r) => r.agent[key])
+  const diffs = rounds.map((r) => r.agent[key] - r.raw[key])
+  console.log(
+    `${(key === 'first' ? 'first chunk' : 'stream end').padEnd(14)}${ms(quantile(rawValues, 0.5))}${ms(quantile(rawValues, 0.99))}${ms(quantile(agentValues, 0.5))}${ms(quantile(agentValues, 0.99))}${ms(quantile(diffs, 0.5))}`
+  )
+}
