@@ -13,13 +13,19 @@ const Ns = sizes.length > 0 ? sizes : [100, 200, 500, 1000]
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 2000)
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 8000)
 
-const debug = (...m) => process.env.BENCH_DEBUG && console.error(...m)
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
-function nextMessage(child, type) {
-  return new Promise((resolve) => {
+function nextMessage(child, type, timeoutMs = 60_000) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.off('message', listener)
+      reject(
+        new Error(`no '${type}' message from ${child.spawnargs.join(' ')} within ${timeoutMs} ms`)
+      )
+    }, timeoutMs)
     const listener = (message) => {
       if (message.type !== type) return
+      clearTimeout(timer)
       child.off('message', listener)
       resolve(message)
     }
@@ -33,39 +39,44 @@ function percentile(sorted, p) {
 }
 
 async function measure(n, reference) {
+  const children = []
+  try {
+    return await runOnce(n, reference, children)
+  } finally {
+    for (const child of children) if (child.exitCode === null) child.kill()
+  }
+}
+
+async function runOnce(n, reference, children) {
   const server = fork(join(here, 'server.mjs'), reference ? ['--reference'] : [], {
     execArgv: ['--expose-gc', ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
   })
+  children.push(server)
   const { port } = await nextMessage(server, 'ready')
-  debug("const { port } = await nextMessage(server, 'ready')".slice(0, 40), n, reference)
 
   server.send({ type: 'memory' })
   const before = await nextMessage(server, 'memory')
   const client = fork(join(here, 'client.mjs'), [String(port), String(n)])
+  children.push(client)
   await nextMessage(client, 'connected')
-  debug("await nextMessage(client, 'connected')".slice(0, 40), n, reference)
 
   await sleep(300)
   server.send({ type: 'memory' })
   const idle = await nextMessage(server, 'memory')
-  debug("const idle = await nextMessage(server, 'memory')".slice(0, 40), n, reference)
 
   client.send({ type: 'start' })
   await sleep(WARMUP_MS)
   server.send({ type: 'window-start' })
   client.send({ type: 'window-start' })
   await sleep(WINDOW_MS)
-  debug('await sleep(WINDOW_MS)'.slice(0, 40), n, reference)
   server.send({ type: 'window-end' })
   client.send({ type: 'window-end' })
   const [serverWindow, clientWindow] = await Promise.all([
     nextMessage(server, 'window'),
     nextMessage(client, 'window'),
   ])
-  await once(client, 'exit')
-  debug("await once(client, 'exit')".slice(0, 40), n, reference)
-  server.send({ type: 'exit' })
-  await once(server, 'exit')
+  if (client.exitCode === null) await once(client, 'exit')
+  server.kill()
   const sorted = clientWindow.latencies.sort((a, b) => a - b)
   return {
     p50: percentile(sorted, 50),

@@ -189,4 +189,22 @@ describe('barge-in', () => {
     await client.settle(150)
     expectNoCancelledAudio(events)
   })
+
+  it('a message whose answer was cut (before it was saved) by noise is answered after the noise', async () => {
+    const agent = new MockAgent({ answers: [longAnswer, 'Where was I? Yes.'], wordDelayMs: 10 })
+    const stt = new MockSTT({ utterances: ['A real question', ''] })
+    const { client, events, server } = await call(agent, new TaggedTTS(slowTTS), stt)
+    client.utterance()
+    await client.waitFor((c) => c.count('audio') >= 2)
+    client.utterance() // a cough: empty transcript
+    await client.waitFor((c) => c.count('Message:assistant') === 1)
+    await client.settle()
+    expectNoCancelledAudio(events)
+    expect(client.count('SkipAnswer')).toBe(1) // the opening one: the noise turn got an answer
+    expect(server().agent.conversation).toEqual([
+      { role: 'system', content: 'You are a mock agent.' },
+      { role: 'user', content: 'A real question' },
+      { role: 'assistant', content: 'Where was I? Yes.' },
+    ])
+  })
 })

@@ -12,6 +12,8 @@ type RunKind = 'answer' | 'speech'
 interface CurrentRun {
   run: AnswerRun
   kind: RunKind
+  /** The answer replies to user messages: if cancelled before it is saved, they are unanswered again. */
+  forUser: boolean
   turn?: TurnClock
   resolve: () => void
 }
@@ -76,7 +78,8 @@ export class CallController {
     this.speaking = false
     const utterance = this.closeUtterance()
     this.turn = { stopAt: performance.now() }
-    if (utterance && utterance.bytes > 0 && !utterance.failed && !this.unanswered) {
+    if (utterance && utterance.bytes > 0 && !utterance.failed && !utterance.heard) {
+      // Its transcript is still to come: answer after it (with any unanswered message).
       this.awaitTranscript()
     } else {
       this.endUserTurn()
@@ -98,12 +101,13 @@ export class CallController {
   speak(text: string | Readable): Promise<void> {
     this.cancelRun()
     const stream = typeof text === 'string' ? Readable.from([text]) : text
-    return this.startRun(stream, 'speech')
+    return this.startRun(stream, 'speech', false)
   }
 
   /** Answers the conversation as it is now, cancelling the current answer. */
   answer(): Promise<void> {
     this.cancelRun()
+    const forUser = this.unanswered
     this.unanswered = false
     this.stopWaitingForTranscript()
     const turn = this.turn
@@ -116,7 +120,7 @@ export class CallController {
       this.options.output.send('SkipAnswer')
       return Promise.resolve()
     }
-    return this.startRun(stream, 'answer', turn)
+    return this.startRun(stream, 'answer', forUser, turn)
   }
 
   /** Cancels the current answer; `SkipAnswer` tells the client no answer is coming. */
@@ -145,6 +149,7 @@ export class CallController {
       return
     }
     if (this.turn) this.turn.transcriptAt = performance.now()
+    if (this.utterance) this.utterance.heard = true
     this.unanswered = true
     try {
       this.options.agent.addUserMessage(text)
@@ -196,7 +201,12 @@ export class CallController {
 
   // ---- answers ----
 
-  private startRun(text: Readable, kind: RunKind, turn?: TurnClock): Promise<void> {
+  private startRun(
+    text: Readable,
+    kind: RunKind,
+    forUser: boolean,
+    turn?: TurnClock
+  ): Promise<void> {
     return new Promise((resolve) => {
       const run: AnswerRun = new AnswerRun({
         text,
@@ -204,7 +214,7 @@ export class CallController {
         onAudio: (audio) => this.options.output.audio(audio),
         onDone: (outcome) => this.onRunDone(run, outcome),
       })
-      this.current = { run, kind, turn, resolve }
+      this.current = { run, kind, forUser, turn, resolve }
       run.start()
     })
   }
@@ -235,6 +245,9 @@ export class CallController {
     if (!current) return
     this.current = undefined
     current.run.cancel()
+    // An interrupted answer was never saved: its user message is answered with the next turn,
+    // even if that turn is only noise.
+    if (current.forUser && !current.run.messageSaved) this.unanswered = true
     const { output, tts, agent } = this.options
     tryCall(() => tts.cancel(), output)
     if (current.kind === 'answer') tryCall(() => agent.cancel(), output)

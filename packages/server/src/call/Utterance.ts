@@ -8,6 +8,8 @@ export class Utterance {
   bytes = 0
   /** The STT failed (or threw) while this utterance was open. */
   failed = false
+  /** A (non-empty) transcript came while this utterance was open. */
+  heard = false
   private stream?: PassThrough
 
   /** @param transcribe - starts the STT on the utterance's audio stream. */

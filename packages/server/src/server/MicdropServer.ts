@@ -41,6 +41,8 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
   private readonly call: CallController
   private readonly startedAt = Date.now()
   private ended = false
+  /** The call was opened: first message, SkipAnswer, or the app's own speak()/answer(). */
+  private opened = false
 
   constructor(
     readonly socket: WebSocket,
@@ -90,12 +92,14 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
   /** Speaks a text without adding it to the conversation; resolves when spoken or cancelled. */
   speak(text: string | Readable): Promise<void> {
     if (this.ended) return Promise.resolve()
+    this.opened = true
     return this.call.speak(text)
   }
 
   /** Answers the conversation as it is now (cancels the current answer). */
   answer(): Promise<void> {
     if (this.ended) return Promise.resolve()
+    this.opened = true
     return this.call.answer()
   }
 
@@ -117,6 +121,8 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
 
   private openCall() {
     const { firstMessage, generateFirstMessage } = this.options
+    if (this.opened) return // the app already called speak() or answer()
+    this.opened = true
     if (firstMessage) {
       this.agent.addAssistantMessage(firstMessage)
       void this.call.speak(firstMessage)
@@ -136,7 +142,7 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
         return
       }
       if (isBinary) return this.onAudio(frameBuffer(data))
-      this.onCommand(data.toString())
+      this.onCommand(frameBuffer(data).toString())
     } catch (error) {
       this.log('Internal error:', error)
       this.close(MicdropCloseCodes.InternalError, 'Internal error')
