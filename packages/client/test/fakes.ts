@@ -3,6 +3,7 @@ import type { MicEvents } from '../src/audio/types.js'
 import type { SpeakerEvents } from '../src/audio/Speaker.js'
 import type { MicdropMic, MicdropSpeaker, MicdropWebSocket } from '../src/client/types.js'
 import type { MicdropStorage } from '../src/devices/storage.js'
+import type { VAD } from '../src/vad/VAD.js'
 
 /** A microphone that emits the frames a test gives it. */
 export class FakeMic extends EventEmitter<MicEvents> implements MicdropMic {
@@ -120,4 +121,18 @@ export function memoryStorage(initial: Record<string, string> = {}): MicdropStor
     setItem: (key, value) => void (data[key] = value),
     removeItem: (key) => void delete data[key],
   }
+}
+
+/** Records the names of a VAD's utterance events, in order. */
+export function recordVadEvents(vad: VAD): string[] {
+  const events: string[] = []
+  for (const name of [
+    'StartSpeaking',
+    'ConfirmSpeaking',
+    'CancelSpeaking',
+    'StopSpeaking',
+  ] as const) {
+    vad.on(name, () => events.push(name))
+  }
+  return events
 }

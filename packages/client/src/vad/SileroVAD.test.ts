@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { FakeMic } from '../../test/fakes.js'
+import { FakeMic, recordVadEvents } from '../../test/fakes.js'
 import { registerSileroVAD } from './silero-loader.js'
 import { SileroVAD } from './SileroVAD.js'
 
@@ -24,15 +24,7 @@ describe('SileroVAD', () => {
   it("maps vad-web's callbacks onto the VAD events", async () => {
     const fake = fakeMicVAD()
     const vad = new SileroVAD()
-    const events: string[] = []
-    for (const name of [
-      'StartSpeaking',
-      'ConfirmSpeaking',
-      'CancelSpeaking',
-      'StopSpeaking',
-    ] as const) {
-      vad.on(name, () => events.push(name))
-    }
+    const events = recordVadEvents(vad)
     const mic = Object.assign(new FakeMic(), { stream: {} as MediaStream })
     await vad.start(mic)
     const o = fake.options()

@@ -1,19 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { FakeMic } from '../../test/fakes.js'
+import { FakeMic, recordVadEvents as record } from '../../test/fakes.js'
 import { VolumeVAD } from './VolumeVAD.js'
-
-function record(vad: VolumeVAD) {
-  const events: string[] = []
-  for (const name of [
-    'StartSpeaking',
-    'ConfirmSpeaking',
-    'CancelSpeaking',
-    'StopSpeaking',
-  ] as const) {
-    vad.on(name, () => events.push(name))
-  }
-  return events
-}
 
 describe('VolumeVAD', () => {
   it('confirms after 100 ms of loud frames and stops after 600 ms of quiet', async () => {
