@@ -1,2 +1,6 @@
 export { FallbackAgent } from './FallbackAgent.js'
 export type { FallbackAgentOptions } from './FallbackAgent.js'
+export { FallbackSTT } from './FallbackSTT.js'
+export type { FallbackSTTOptions } from './FallbackSTT.js'
+export { FallbackTTS } from './FallbackTTS.js'
+export type { FallbackTTSOptions } from './FallbackTTS.js'

@@ -1,2 +1,6 @@
 export { MockAgent } from './MockAgent.js'
 export type { MockAgentOptions, MockAnswer } from './MockAgent.js'
+export { MockSTT } from './MockSTT.js'
+export type { MockSTTOptions, MockUtterance } from './MockSTT.js'
+export { MockTTS } from './MockTTS.js'
+export type { MockTTSOptions } from './MockTTS.js'

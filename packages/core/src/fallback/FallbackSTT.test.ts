@@ -1,0 +1,80 @@
+import { PassThrough, type Readable } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import { MockSTT } from '../mocks/MockSTT.js'
+import { STT } from '../stt/STT.js'
+import { FallbackSTT } from './FallbackSTT.js'
+
+const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** An STT that fails after receiving `failAfterBytes` (or never answers when `silent`). */
+class BrokenSTT extends STT {
+  received = 0
+  constructor(private readonly mode: { failAfterBytes?: number; silent?: boolean }) {
+    super()
+  }
+  transcribe(audio: Readable): void {
+    audio.on('data', (chunk: Buffer) => {
+      this.received += chunk.length
+      if (this.mode.failAfterBytes !== undefined && this.received >= this.mode.failAfterBytes) {
+        this.emit('Failed', new Error('broken'))
+      }
+    })
+  }
+}
+
+describe('FallbackSTT', () => {
+  it('switches on failure and replays the utterance audio to the next STT', async () => {
+    const backup = new MockSTT({ utterances: ['recovered'] })
+    const stt = new FallbackSTT({
+      factories: [() => new BrokenSTT({ failAfterBytes: 200 }), () => backup],
+    })
+    const heard: string[] = []
+    stt.on('Transcript', (text) => heard.push(text))
+    stt.on('Failed', () => heard.push('failed'))
+    const audio = new PassThrough()
+    stt.transcribe(audio)
+    audio.write(Buffer.alloc(100))
+    audio.write(Buffer.alloc(100))
+    await tick()
+    expect(stt.current).toBe(backup)
+    audio.end(Buffer.alloc(50))
+    await tick()
+    expect(heard).toEqual(['recovered'])
+    expect(backup.audioBytes).toBe(250)
+  })
+
+  it('switches when no transcript comes in time, and emits Failed only when the last one fails', async () => {
+    const stt = new FallbackSTT({
+      factories: [
+        () => new BrokenSTT({ silent: true }),
+        () => new BrokenSTT({ failAfterBytes: 1 }),
+      ],
+      transcriptTimeoutMs: 20,
+    })
+    const events: string[] = []
+    stt.on('Transcript', (text) => events.push(text))
+    stt.on('Failed', (error) => events.push(`failed: ${(error as Error).message}`))
+    const audio = new PassThrough()
+    stt.transcribe(audio)
+    audio.end(Buffer.alloc(10))
+    await tick(40)
+    expect(events).toEqual(['failed: broken'])
+    expect((stt.current as BrokenSTT).received).toBe(10)
+  })
+
+  it('keeps using the first STT while it works', async () => {
+    const first = new MockSTT({ utterances: ['one', 'two'] })
+    let built = 0
+    const stt = new FallbackSTT({ factories: [() => first, () => (built++, new MockSTT())] })
+    const heard: string[] = []
+    stt.on('Transcript', (text) => heard.push(text))
+    for (let i = 0; i < 2; i++) {
+      const audio = new PassThrough()
+      stt.transcribe(audio)
+      audio.end(Buffer.alloc(10))
+      await tick()
+    }
+    expect(heard).toEqual(['one', 'two'])
+    expect(built).toBe(0)
+  })
+})

@@ -1,0 +1,137 @@
+import { PassThrough, type Readable } from 'node:stream'
+import { STT } from '../stt/STT.js'
+
+export interface FallbackSTTOptions {
+  /** Build the STTs to use, in order of preference. Each is built when first needed. */
+  factories: Array<() => STT>
+  /**
+   * Also switch when no transcript came this long after an utterance's audio ended (ms). Off by
+   * default: an utterance of pure noise may rightly produce no transcript.
+   */
+  transcriptTimeoutMs?: number
+}
+
+/** The utterance being transcribed: its audio not yet covered by a transcript. */
+interface PendingUtterance {
+  chunks: Buffer[]
+  ended: boolean
+  input: PassThrough
+  timer?: NodeJS.Timeout
+}
+
+/**
+ * Transcribes with the first STT and switches to the next one when it fails (emits `Failed`,
+ * throws, or gives no transcript within `transcriptTimeoutMs`). The audio of the current utterance
+ * that the failed STT had not transcribed yet is replayed to the next one, which stays in use.
+ * `Failed` is emitted only when the last STT fails.
+ */
+export class FallbackSTT extends STT {
+  private readonly factories: Array<() => STT>
+  private index = 0
+  private active: STT
+  private pending?: PendingUtterance
+
+  constructor(private readonly options: FallbackSTTOptions) {
+    super()
+    if (options.factories.length === 0) throw new Error('FallbackSTT needs at least one factory')
+    this.factories = options.factories
+    this.active = this.build(0)
+  }
+
+  /** The STT currently in use. */
+  get current(): STT {
+    return this.active
+  }
+
+  transcribe(audio: Readable): void {
+    this.settle()
+    const pending: PendingUtterance = { chunks: [], ended: false, input: new PassThrough() }
+    this.pending = pending
+    audio.on('data', (chunk: Buffer) => {
+      if (this.pending !== pending) return
+      pending.chunks.push(chunk)
+      pending.input.write(chunk)
+    })
+    audio.once('end', () => {
+      if (this.pending !== pending) return
+      pending.ended = true
+      pending.input.end()
+      this.armTimeout(pending)
+    })
+    this.start(pending)
+  }
+
+  override destroy(): void {
+    this.settle()
+    this.active.destroy()
+    super.destroy()
+  }
+
+  private build(index: number): STT {
+    const stt = this.factories[index]!()
+    if (this.logger && !stt.logger) stt.logger = this.logger
+    stt.on('Transcript', (text) => {
+      if (stt !== this.active) return
+      const pending = this.pending
+      if (pending) {
+        // What was heard so far is covered; an ended utterance is done.
+        pending.chunks = []
+        if (pending.ended) this.settle()
+      }
+      this.emit('Transcript', text)
+    })
+    stt.on('Failed', (error) => {
+      if (stt === this.active) this.fail(error)
+    })
+    return stt
+  }
+
+  private start(pending: PendingUtterance) {
+    try {
+      this.active.transcribe(pending.input)
+    } catch (error) {
+      this.fail(error)
+    }
+  }
+
+  private fail(error: unknown) {
+    if (this.index + 1 >= this.factories.length) {
+      this.log('Last STT failed:', error)
+      this.settle()
+      this.emit('Failed', error)
+      return
+    }
+    this.log(`STT ${this.index} failed, switching:`, error)
+    const previous = this.active
+    this.index++
+    this.active = this.build(this.index)
+    previous.destroy()
+    const pending = this.pending
+    if (!pending) return
+    // Replay what the failed STT had not transcribed, then keep streaming.
+    clearTimeout(pending.timer)
+    pending.input = new PassThrough()
+    for (const chunk of pending.chunks) pending.input.write(chunk)
+    if (pending.ended) {
+      pending.input.end()
+      this.armTimeout(pending)
+    }
+    this.start(pending)
+  }
+
+  private armTimeout(pending: PendingUtterance) {
+    const { transcriptTimeoutMs } = this.options
+    if (transcriptTimeoutMs === undefined) return
+    clearTimeout(pending.timer)
+    pending.timer = setTimeout(() => {
+      if (this.pending !== pending) return
+      this.fail(new Error(`No transcript within ${transcriptTimeoutMs} ms`))
+    }, transcriptTimeoutMs)
+  }
+
+  /** Forgets the current utterance (done, replaced or abandoned). */
+  private settle() {
+    if (this.pending) clearTimeout(this.pending.timer)
+    this.pending = undefined
+  }
+}

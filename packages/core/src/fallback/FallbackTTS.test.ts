@@ -1,0 +1,85 @@
+import { PassThrough, Readable } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import { MockTTS } from '../mocks/MockTTS.js'
+import { FallbackTTS } from './FallbackTTS.js'
+
+const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms))
+
+function listen(tts: FallbackTTS) {
+  const events: string[] = []
+  tts.on('Audio', () => events.push('audio'))
+  tts.on('AudioEnd', () => events.push('end'))
+  tts.on('Failed', () => events.push('failed'))
+  return events
+}
+
+describe('FallbackTTS', () => {
+  it('replays the whole text to the next TTS when the first fails before any audio', async () => {
+    const backup = new MockTTS()
+    const tts = new FallbackTTS({
+      factories: [() => new MockTTS({ error: new Error('down') }), () => backup],
+    })
+    const events = listen(tts)
+    tts.speak(Readable.from(['Hello ', 'there.']))
+    await tick(10)
+    expect(backup.spokenText).toBe('Hello there.')
+    expect(events.at(-1)).toBe('end')
+    expect(events).not.toContain('failed')
+  })
+
+  it('replays only the text received after the last audio when failing mid-way', async () => {
+    const backup = new MockTTS()
+    const tts = new FallbackTTS({
+      factories: [() => new MockTTS({ failAfterChunks: 1, chunkMs: 100 }), () => backup],
+    })
+    const events = listen(tts)
+    const text = new PassThrough()
+    tts.speak(text)
+    text.write('Spoken. ')
+    await tick()
+    text.write('Not yet.')
+    text.end()
+    await tick(10)
+    // The first TTS emitted audio for "Spoken. " then failed before speaking "Not yet."
+    expect(backup.spokenText).toBe('Not yet.')
+    expect(events.filter((e) => e === 'end')).toHaveLength(1)
+  })
+
+  it('switches when no audio comes within firstAudioTimeoutMs', async () => {
+    const backup = new MockTTS()
+    const tts = new FallbackTTS({
+      factories: [() => new MockTTS({ firstAudioDelayMs: 1000 }), () => backup],
+      firstAudioTimeoutMs: 20,
+    })
+    const events = listen(tts)
+    tts.speak(Readable.from(['Hi']))
+    await tick(50)
+    expect(backup.spokenText).toBe('Hi')
+    expect(events).toEqual(['audio', 'end'])
+  })
+
+  it('emits Failed when the last TTS fails, and nothing after cancel()', async () => {
+    const tts = new FallbackTTS({
+      factories: [
+        () => new MockTTS({ error: new Error('a') }),
+        () => new MockTTS({ error: new Error('b') }),
+      ],
+    })
+    const events = listen(tts)
+    tts.speak(Readable.from(['Hi']))
+    await tick(5)
+    expect(events).toEqual(['failed'])
+
+    const slow = new FallbackTTS({
+      factories: [() => new MockTTS({ chunkMs: 10, chunkDelayMs: 10 })],
+    })
+    const slowEvents = listen(slow)
+    slow.speak(Readable.from(['A long enough text']))
+    await tick(25)
+    slow.cancel()
+    const count = slowEvents.length
+    await tick(40)
+    expect(slowEvents).toHaveLength(count)
+    expect(slowEvents).not.toContain('end')
+  })
+})

@@ -1,0 +1,162 @@
+import { PassThrough, type Readable } from 'node:stream'
+import { TTS } from '../tts/TTS.js'
+
+export interface FallbackTTSOptions {
+  /** Build the TTSs to use, in order of preference. Each is built when first needed. */
+  factories: Array<() => TTS>
+  /** Switch when no audio came this long after the first text of a `speak()` (default 5 000 ms). */
+  firstAudioTimeoutMs?: number
+}
+
+/** The text of the current `speak()`. */
+interface SpeakJob {
+  readonly text: Readable
+  readonly detach: () => void
+  /** Text received, split where the current TTS emitted audio: `unspoken` is after its last audio. */
+  unspoken: string
+  all: string
+  ended: boolean
+  gotAudio: boolean
+  input: PassThrough
+  timer?: NodeJS.Timeout
+}
+
+/**
+ * Speaks with the first TTS and switches to the next one when it fails (emits `Failed`, throws, or
+ * sends no audio within `firstAudioTimeoutMs`), then keeps using it. The text the failed TTS had
+ * not spoken is replayed to the next one: all of it when no audio had come, else the text received
+ * after its last audio chunk (TTSs speak in order; text that came before was at least being
+ * spoken). `Failed` is emitted only when the last TTS fails.
+ */
+export class FallbackTTS extends TTS {
+  private readonly factories: Array<() => TTS>
+  private readonly firstAudioTimeoutMs: number
+  private index = 0
+  private active: TTS
+  private job?: SpeakJob
+
+  constructor(options: FallbackTTSOptions) {
+    super()
+    if (options.factories.length === 0) throw new Error('FallbackTTS needs at least one factory')
+    this.factories = options.factories
+    this.firstAudioTimeoutMs = options.firstAudioTimeoutMs ?? 5000
+    this.active = this.build(0)
+  }
+
+  /** The TTS currently in use. */
+  get current(): TTS {
+    return this.active
+  }
+
+  speak(text: Readable): void {
+    this.stopJob()
+    const onData = (chunk: Buffer | string) => {
+      const piece = chunk.toString()
+      job.unspoken += piece
+      job.all += piece
+      job.input.write(piece)
+      this.armTimeout(job)
+    }
+    const onEnd = () => {
+      job.ended = true
+      job.input.end()
+    }
+    const job: SpeakJob = {
+      text,
+      unspoken: '',
+      all: '',
+      ended: false,
+      gotAudio: false,
+      input: new PassThrough(),
+      detach: () => {
+        text.off('data', onData)
+        text.off('end', onEnd)
+      },
+    }
+    this.job = job
+    text.on('data', onData)
+    text.once('end', onEnd)
+    this.start(job)
+  }
+
+  cancel(): void {
+    this.stopJob()
+    this.active.cancel()
+  }
+
+  override destroy(): void {
+    this.stopJob()
+    this.active.destroy()
+    super.destroy()
+  }
+
+  private build(index: number): TTS {
+    const tts = this.factories[index]!()
+    if (this.logger && !tts.logger) tts.logger = this.logger
+    tts.on('Audio', (audio) => {
+      const job = this.job
+      if (tts !== this.active || !job) return
+      job.gotAudio = true
+      job.unspoken = ''
+      clearTimeout(job.timer)
+      this.emit('Audio', audio)
+    })
+    tts.on('AudioEnd', () => {
+      if (tts !== this.active || !this.job) return
+      this.stopJob()
+      this.emit('AudioEnd')
+    })
+    tts.on('Failed', (error) => {
+      if (tts === this.active) this.fail(error)
+    })
+    return tts
+  }
+
+  private start(job: SpeakJob) {
+    try {
+      this.active.speak(job.input)
+    } catch (error) {
+      this.fail(error)
+    }
+  }
+
+  private fail(error: unknown) {
+    const job = this.job
+    if (this.index + 1 >= this.factories.length) {
+      this.log('Last TTS failed:', error)
+      this.stopJob()
+      this.emit('Failed', error)
+      return
+    }
+    this.log(`TTS ${this.index} failed, switching:`, error)
+    const previous = this.active
+    this.index++
+    this.active = this.build(this.index)
+    previous.destroy()
+    if (!job) return
+    clearTimeout(job.timer)
+    const replay = job.gotAudio ? job.unspoken : job.all
+    job.input = new PassThrough()
+    if (replay) job.input.write(replay)
+    if (job.ended) job.input.end()
+    if (replay) this.armTimeout(job)
+    this.start(job)
+  }
+
+  private armTimeout(job: SpeakJob) {
+    if (job.gotAudio || job.timer) return
+    job.timer = setTimeout(() => {
+      job.timer = undefined
+      if (this.job === job && !job.gotAudio)
+        this.fail(new Error(`No audio within ${this.firstAudioTimeoutMs} ms`))
+    }, this.firstAudioTimeoutMs)
+  }
+
+  private stopJob() {
+    const job = this.job
+    if (!job) return
+    this.job = undefined
+    clearTimeout(job.timer)
+    job.detach()
+  }
+}

@@ -1,0 +1,86 @@
+import { PassThrough } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import { MockSTT } from './MockSTT.js'
+
+function collect(stt: MockSTT) {
+  const events: string[] = []
+  stt.on('Transcript', (text) => events.push(`T:${text}`))
+  stt.on('Failed', (error) => events.push(`F:${(error as Error).message}`))
+  return events
+}
+
+const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms))
+
+describe('MockSTT', () => {
+  it('emits the scripted transcripts of each utterance when its audio ends, and counts audio', async () => {
+    const stt = new MockSTT({ utterances: ['Hello', { transcripts: ['a', 'b'] }] })
+    const events = collect(stt)
+    for (const bytes of [100, 200, 300]) {
+      const audio = new PassThrough()
+      stt.transcribe(audio)
+      audio.write(Buffer.alloc(bytes))
+      await tick()
+      expect(events.length).toBeLessThan(4)
+      audio.end()
+      await tick()
+    }
+    expect(events).toEqual(['T:Hello', 'T:a', 'T:b', 'T:a', 'T:b'])
+    expect(stt.audioBytes).toBe(600)
+    expect(stt.calls).toBe(3)
+  })
+
+  it('defaults to numbered user messages', async () => {
+    const stt = new MockSTT()
+    const events = collect(stt)
+    for (let i = 0; i < 2; i++) {
+      const audio = new PassThrough()
+      stt.transcribe(audio)
+      audio.end(Buffer.alloc(10))
+    }
+    await tick()
+    expect(events).toEqual(['T:User message 1', 'T:User message 2'])
+  })
+
+  it('can emit while audio still flows, after a delay, or fail', async () => {
+    const stt = new MockSTT({
+      utterances: [
+        { transcripts: 'early', emitOn: 'audio' },
+        { transcripts: 'late', delayMs: 30 },
+        { error: new Error('boom') },
+      ],
+    })
+    const events = collect(stt)
+    const first = new PassThrough()
+    stt.transcribe(first)
+    first.write(Buffer.alloc(10))
+    await tick()
+    expect(events).toEqual(['T:early'])
+
+    const second = new PassThrough()
+    stt.transcribe(second)
+    second.end(Buffer.alloc(10))
+    await tick(5)
+    expect(events).toEqual(['T:early'])
+    await tick(40)
+    expect(events).toEqual(['T:early', 'T:late'])
+
+    const third = new PassThrough()
+    stt.transcribe(third)
+    third.end(Buffer.alloc(10))
+    await tick()
+    expect(events).toEqual(['T:early', 'T:late', 'F:boom'])
+  })
+
+  it('emits nothing pending after destroy()', async () => {
+    const stt = new MockSTT({ utterances: [{ transcripts: 'late', delayMs: 20 }] })
+    const heard: string[] = []
+    stt.on('Transcript', (text) => heard.push(text))
+    const audio = new PassThrough()
+    stt.transcribe(audio)
+    audio.end(Buffer.alloc(10))
+    await tick()
+    stt.destroy()
+    await tick(40)
+    expect(heard).toEqual([])
+  })
+})

@@ -1,0 +1,159 @@
+import type { Readable } from 'node:stream'
+import { TTS } from '../tts/TTS.js'
+
+export interface MockTTSOptions {
+  /** Audio length per character of text, in ms (default 10: "Hello" is 50 ms of tone). */
+  msPerChar?: number
+  /** Tone frequency in Hz (default 440). */
+  frequency?: number
+  /** Maximum size of one `Audio` chunk, in ms of audio (default 100). */
+  chunkMs?: number
+  /** Delay before the first audio chunk of each `speak()`, in ms (default 0). */
+  firstAudioDelayMs?: number
+  /** Delay between audio chunks, in ms (default 0: as fast as the text comes). */
+  chunkDelayMs?: number
+  /** Emit `Failed` with this error when the first text arrives, instead of audio. */
+  error?: unknown
+  /** Emit `Failed` (with `error`, or a generic error) after this many audio chunks. */
+  failAfterChunks?: number
+}
+
+const SAMPLE_RATE = 16000
+const AMPLITUDE = 0.3 * 32767
+
+/** The state of one `speak()` call. */
+interface SpeakJob {
+  readonly text: Readable
+  readonly queue: Buffer[]
+  readonly detach: () => void
+  textEnded: boolean
+  chunksSent: number
+  timer?: NodeJS.Timeout
+  waited: boolean
+  finished: boolean
+}
+
+/**
+ * A text-to-speech for tests and demos: speaks a sine tone whose length follows the text (real
+ * PCM16 16 kHz mono, never silence), streamed as the text comes. Delays and failures are scriptable.
+ *
+ * @example
+ * const tts = new MockTTS({ msPerChar: 5, firstAudioDelayMs: 20 })
+ */
+export class MockTTS extends TTS {
+  /** Number of `speak()` calls so far. */
+  public calls = 0
+  /** All text received, over all `speak()` calls (for assertions). */
+  public spokenText = ''
+  private job?: SpeakJob
+  private phase = 0
+
+  constructor(private readonly options: MockTTSOptions = {}) {
+    super()
+  }
+
+  speak(text: Readable): void {
+    this.stop()
+    this.calls++
+    const onData = (chunk: Buffer | string) => this.onText(job, chunk.toString())
+    const onEnd = () => {
+      job.textEnded = true
+      this.pump(job)
+    }
+    const onError = (error: unknown) => this.fail(job, error)
+    const job: SpeakJob = {
+      text,
+      queue: [],
+      textEnded: false,
+      chunksSent: 0,
+      waited: false,
+      finished: false,
+      detach: () => {
+        text.off('data', onData)
+        text.off('end', onEnd)
+        text.off('error', onError)
+      },
+    }
+    this.job = job
+    text.on('data', onData)
+    text.once('end', onEnd)
+    text.once('error', onError)
+  }
+
+  cancel(): void {
+    if (this.job) this.log('Cancel')
+    this.stop()
+  }
+
+  private stop() {
+    const job = this.job
+    if (!job) return
+    this.job = undefined
+    job.finished = true
+    job.detach()
+    clearTimeout(job.timer)
+    job.queue.length = 0
+  }
+
+  private onText(job: SpeakJob, text: string) {
+    if (job.finished) return
+    this.spokenText += text
+    if (this.options.error !== undefined) return this.fail(job, this.options.error)
+    job.queue.push(...this.tone(text.length * (this.options.msPerChar ?? 10)))
+    this.pump(job)
+  }
+
+  /** Emits queued chunks, waiting the configured delays; `AudioEnd` once the text ended. */
+  private pump(job: SpeakJob) {
+    while (!job.finished && !job.timer && job.queue.length > 0) {
+      const delay =
+        job.chunksSent === 0
+          ? (this.options.firstAudioDelayMs ?? 0)
+          : (this.options.chunkDelayMs ?? 0)
+      if (delay > 0 && !job.waited) {
+        job.timer = setTimeout(() => {
+          job.timer = undefined
+          job.waited = true
+          this.pump(job)
+        }, delay)
+        return
+      }
+      job.waited = false
+      const chunk = job.queue.shift()!
+      job.chunksSent++
+      this.emit('Audio', chunk)
+      const { failAfterChunks } = this.options
+      if (failAfterChunks !== undefined && job.chunksSent >= failAfterChunks) {
+        return this.fail(job, this.options.error ?? new Error('MockTTS failure'))
+      }
+    }
+    if (!job.finished && job.textEnded && job.queue.length === 0 && !job.timer) {
+      this.stop()
+      this.emit('AudioEnd')
+    }
+  }
+
+  private fail(job: SpeakJob, error: unknown) {
+    if (job.finished) return
+    if (this.job === job) this.stop()
+    this.log('Failed:', error)
+    this.emit('Failed', error)
+  }
+
+  /** A sine tone of `ms` milliseconds, cut into chunks of at most `chunkMs`. */
+  private tone(ms: number): Buffer[] {
+    const samples = Math.max(1, Math.round((ms * SAMPLE_RATE) / 1000))
+    const audio = Buffer.alloc(samples * 2)
+    const step = (2 * Math.PI * (this.options.frequency ?? 440)) / SAMPLE_RATE
+    for (let i = 0; i < samples; i++) {
+      audio.writeInt16LE(Math.round(AMPLITUDE * Math.sin(this.phase)), i * 2)
+      this.phase = (this.phase + step) % (2 * Math.PI)
+    }
+    const chunkBytes = Math.round(((this.options.chunkMs ?? 100) * SAMPLE_RATE) / 1000) * 2
+    const chunks: Buffer[] = []
+    for (let offset = 0; offset < audio.length; offset += chunkBytes) {
+      chunks.push(audio.subarray(offset, offset + chunkBytes))
+    }
+    return chunks
+  }
+}

@@ -1,0 +1,109 @@
+import { PassThrough, type Readable } from 'node:stream'
+import type { TTS } from '@openmic/core'
+
+/**
+ * How an answer (or a spoken text) ended: `spoken` (all its audio was sent), `silent` (no text or
+ * no audio came), `failed` (TTS failure), `cancelled` (barge-in, a newer answer, the call ended).
+ */
+export type AnswerOutcome = 'spoken' | 'silent' | 'failed' | 'cancelled'
+
+export interface AnswerRunOptions {
+  /** The text to speak: an agent's answer stream, or a text given to `speak()`. */
+  text: Readable
+  tts: TTS
+  /** Called with each audio chunk of this run, while it is current. */
+  onAudio: (audio: Buffer) => void
+  /** Called once, when the run ends (never after `cancel()`). */
+  onDone: (outcome: AnswerOutcome) => void
+}
+
+/**
+ * One answer being spoken: feeds its text to the TTS as it streams, passes the TTS audio on, and
+ * tells when all of it has been sent (TTS `AudioEnd`). Times its first text and first audio.
+ */
+export class AnswerRun {
+  readonly startedAt = performance.now()
+  firstTextAt?: number
+  firstAudioAt?: number
+  textChars = 0
+  audioBytes = 0
+  /** The agent saved an assistant message during this run. */
+  messageSaved = false
+  /** The agent itself skipped the answer (it already sent `SkipAnswer`). */
+  skipped = false
+  private textEnded = false
+  private finished = false
+  private readonly input = new PassThrough()
+
+  constructor(private readonly options: AnswerRunOptions) {}
+
+  /** True once the run ended or was cancelled: nothing of it may reach the client any more. */
+  get done(): boolean {
+    return this.finished
+  }
+
+  start(): void {
+    const { text, tts } = this.options
+    text.on('data', this.onText)
+    text.once('end', this.onTextEnd)
+    text.once('error', this.onTextEnd)
+    try {
+      tts.speak(this.input)
+    } catch (error) {
+      this.ttsFailed(error)
+    }
+  }
+
+  audio(audio: Buffer): void {
+    if (this.finished) return
+    this.audioBytes += audio.length
+    this.firstAudioAt ??= performance.now()
+    this.options.onAudio(audio)
+  }
+
+  /** The TTS emitted all audio of the text it was given. */
+  audioEnd(): void {
+    if (this.finished || !this.textEnded) return
+    this.finish(this.audioBytes > 0 ? 'spoken' : 'silent')
+  }
+
+  ttsFailed(_error: unknown): void {
+    this.finish('failed')
+  }
+
+  /** Stops the run without calling `onDone`. The caller cancels the TTS and the agent. */
+  cancel(): void {
+    if (this.finished) return
+    this.finished = true
+    this.detach()
+  }
+
+  private readonly onText = (chunk: Buffer | string) => {
+    if (this.finished || chunk.length === 0) return
+    this.textChars += chunk.length
+    this.firstTextAt ??= performance.now()
+    this.input.write(chunk)
+  }
+
+  private readonly onTextEnd = () => {
+    if (this.finished) return
+    this.textEnded = true
+    this.input.end()
+    if (this.textChars === 0) this.finish('silent')
+  }
+
+  private finish(outcome: AnswerOutcome) {
+    if (this.finished) return
+    this.finished = true
+    this.detach()
+    this.options.onDone(outcome)
+  }
+
+  private detach() {
+    const { text } = this.options
+    text.off('data', this.onText)
+    text.off('end', this.onTextEnd)
+    text.off('error', this.onTextEnd)
+    this.input.destroy()
+  }
+}

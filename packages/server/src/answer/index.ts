@@ -1,0 +1,1 @@
+export type { AnswerOutcome } from './AnswerRun.js'

@@ -1,0 +1,2 @@
+export { MicdropError, MicdropErrorCode } from './MicdropError.js'
+export { handleError } from './handleError.js'

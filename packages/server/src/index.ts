@@ -1,0 +1,5 @@
+export * from './server/index.js'
+export * from './errors/index.js'
+export * from './params/index.js'
+export * from './answer/index.js'
+export * from './recorder/index.js'

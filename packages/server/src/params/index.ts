@@ -1,0 +1,2 @@
+export { waitForParams } from './waitForParams.js'
+export type { WaitForParamsOptions } from './waitForParams.js'

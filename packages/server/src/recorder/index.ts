@@ -1,0 +1,2 @@
+export { MicdropRecorder } from './MicdropRecorder.js'
+export type { MicdropAudioMessage, MicdropRecorderEvents, MicdropRecording } from './types.js'

@@ -1,0 +1,221 @@
+import type { Readable } from 'node:stream'
+import { EventEmitter } from 'eventemitter3'
+import type { Agent, STT, TTS } from '@openmic/core'
+import {
+  MicdropClientCommands,
+  MicdropCloseCodes,
+  encodeServerMessage,
+  type MicdropCallSummary,
+  type MicdropServerCommand,
+} from '@openmic/core/protocol'
+import { WebSocket, type RawData } from 'ws'
+import { CallController } from '../call/CallController.js'
+import { releaseHeldFrames } from '../params/held-frames.js'
+import { frameBuffer, frameSize } from './frames.js'
+import type { MicdropServerEvents, MicdropServerOptions } from './types.js'
+
+const DEFAULT_MAX_FRAME_BYTES = 65536
+const DEFAULT_TRANSCRIPT_TIMEOUT_MS = 10_000
+
+/**
+ * One voice call over a WebSocket (`ws`): user audio to the STT, transcripts to the agent, answers
+ * through the TTS back to the client, with barge-in, first message and end of call. Implements the
+ * Micdrop protocol (see PROTOCOL.md); text and binary frames are told apart by their opcode.
+ *
+ * When the socket closes, the agent, STT and TTS are destroyed and `End` is emitted.
+ *
+ * @example
+ * wss.on('connection', (socket) => {
+ *   new MicdropServer(socket, {
+ *     agent: new MockAgent({ systemPrompt: 'You are helpful.' }),
+ *     stt: new MockSTT(),
+ *     tts: new MockTTS(),
+ *     firstMessage: 'Hello!',
+ *   })
+ * })
+ */
+export class MicdropServer extends EventEmitter<MicdropServerEvents> {
+  readonly agent: Agent
+  readonly stt: STT
+  readonly tts: TTS
+  private readonly call: CallController
+  private readonly startedAt = Date.now()
+  private ended = false
+
+  constructor(
+    readonly socket: WebSocket,
+    private readonly options: MicdropServerOptions
+  ) {
+    super()
+    this.agent = options.agent
+    this.stt = options.stt
+    this.tts = options.tts
+    if (options.logger) {
+      this.agent.logger ??= options.logger
+      this.stt.logger ??= options.logger
+      this.tts.logger ??= options.logger
+    }
+    this.call = new CallController({
+      agent: this.agent,
+      stt: this.stt,
+      tts: this.tts,
+      transcriptTimeoutMs: options.transcriptTimeoutMs ?? DEFAULT_TRANSCRIPT_TIMEOUT_MS,
+      output: {
+        send: (name, payload) => this.send(name, payload),
+        audio: (audio) => this.sendAudio(audio),
+        metrics: (metrics) => {
+          if (this.options.sendMetrics) this.send('Metrics', metrics)
+          this.safeEmit('Metrics', metrics)
+        },
+        answerEnd: (outcome) => this.safeEmit('AnswerEnd', outcome),
+        log: (...message) => this.log(...message),
+      },
+    })
+    socket.on('message', this.onMessage)
+    socket.on('close', this.onClose)
+    socket.on('error', this.onError)
+    if (socket.readyState !== WebSocket.OPEN) {
+      queueMicrotask(() => this.onClose())
+      return
+    }
+    // Started on the next microtask, so that listeners attached right after `new` see everything.
+    const held = releaseHeldFrames(socket)
+    queueMicrotask(() => {
+      if (this.ended) return
+      this.openCall()
+      for (const frame of held) this.onMessage(frame.data, frame.isBinary)
+    })
+  }
+
+  /** Speaks a text without adding it to the conversation; resolves when spoken or cancelled. */
+  speak(text: string | Readable): Promise<void> {
+    if (this.ended) return Promise.resolve()
+    return this.call.speak(text)
+  }
+
+  /** Answers the conversation as it is now (cancels the current answer). */
+  answer(): Promise<void> {
+    if (this.ended) return Promise.resolve()
+    return this.call.answer()
+  }
+
+  /** Cancels the current answer: TTS and agent stopped, `SkipAnswer` sent. */
+  cancel(): void {
+    this.call.cancel()
+  }
+
+  /** Closes the call (1000 by default); `End` follows. */
+  close(code: number = MicdropCloseCodes.Normal, reason?: string): void {
+    if (this.socket.readyState === WebSocket.OPEN) this.socket.close(code, reason)
+    this.onClose()
+  }
+
+  /** Audio frames received outside an utterance and dropped. */
+  get droppedAudioFrames(): number {
+    return this.call.droppedAudioFrames
+  }
+
+  private openCall() {
+    const { firstMessage, generateFirstMessage } = this.options
+    if (firstMessage) {
+      this.agent.addAssistantMessage(firstMessage)
+      void this.call.speak(firstMessage)
+    } else if (generateFirstMessage) {
+      void this.call.answer()
+    } else {
+      this.send('SkipAnswer')
+    }
+  }
+
+  private readonly onMessage = (data: RawData, isBinary: boolean) => {
+    if (this.ended) return
+    try {
+      if (frameSize(data) > (this.options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES)) {
+        this.log(`Frame of ${frameSize(data)} bytes is over the limit: closing`)
+        this.close(MicdropCloseCodes.MessageTooBig, 'Frame too large')
+        return
+      }
+      if (isBinary) return this.onAudio(frameBuffer(data))
+      this.onCommand(data.toString())
+    } catch (error) {
+      this.log('Internal error:', error)
+      this.close(MicdropCloseCodes.InternalError, 'Internal error')
+    }
+  }
+
+  private onAudio(audio: Buffer) {
+    if (this.call.userAudio(audio)) this.safeEmit('UserAudio', audio)
+  }
+
+  private onCommand(text: string) {
+    switch (text) {
+      case MicdropClientCommands.StartSpeaking:
+        return this.call.startSpeaking()
+      case MicdropClientCommands.StopSpeaking:
+        return this.call.stopSpeaking()
+      case MicdropClientCommands.Mute:
+        return this.call.mute()
+      default:
+        this.log(`Ignored unknown text frame: ${text.slice(0, 80)}`)
+    }
+  }
+
+  private readonly onClose = () => {
+    if (this.ended) return
+    this.ended = true
+    this.socket.off('message', this.onMessage)
+    this.socket.off('close', this.onClose)
+    this.socket.off('error', this.onError)
+    releaseHeldFrames(this.socket)
+    this.call.destroy()
+    for (const part of [this.agent, this.stt, this.tts]) {
+      try {
+        part.destroy()
+      } catch (error) {
+        this.log('destroy() threw:', error)
+      }
+    }
+    const summary: MicdropCallSummary = {
+      conversation: this.agent.conversation,
+      duration: Math.round((Date.now() - this.startedAt) / 10) / 100,
+    }
+    this.log('Call ended')
+    this.safeEmit('End', summary)
+    try {
+      this.options.onEnd?.(summary)
+    } catch (error) {
+      this.log('onEnd threw:', error)
+    }
+    this.removeAllListeners()
+  }
+
+  private readonly onError = (error: Error) => {
+    this.log('Socket error:', error)
+  }
+
+  private send(name: MicdropServerCommand, payload?: unknown) {
+    if (this.ended) return
+    if (this.socket.readyState === WebSocket.OPEN)
+      this.socket.send(encodeServerMessage(name, payload))
+    if (name === 'Message') this.safeEmit('Message', payload as MicdropServerEvents['Message'][0])
+  }
+
+  private sendAudio(audio: Buffer) {
+    if (this.ended) return
+    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(audio, { binary: true })
+    this.safeEmit('AssistantAudio', audio)
+  }
+
+  /** Emits an event; a listener that throws is logged, never breaks the call. */
+  private safeEmit<E extends keyof MicdropServerEvents>(event: E, ...args: MicdropServerEvents[E]) {
+    try {
+      ;(this.emit as (event: E, ...args: unknown[]) => boolean)(event, ...args)
+    } catch (error) {
+      this.log(`A ${event} listener threw:`, error)
+    }
+  }
+
+  private log(...message: unknown[]) {
+    this.options.logger?.log(...message)
+  }
+}

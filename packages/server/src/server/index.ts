@@ -1,0 +1,2 @@
+export { MicdropServer } from './MicdropServer.js'
+export type { MicdropServerEvents, MicdropServerOptions } from './types.js'

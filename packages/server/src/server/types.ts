@@ -1,0 +1,49 @@
+import type { Agent, Logger, STT, TTS } from '@openmic/core'
+import type {
+  MicdropCallSummary,
+  MicdropConversationItem,
+  MicdropTurnMetrics,
+} from '@openmic/core/protocol'
+import type { AnswerOutcome } from '../answer/AnswerRun.js'
+
+export interface MicdropServerOptions {
+  /** The LLM side: holds the conversation and answers. */
+  agent: Agent
+  /** Speech-to-text, called once per user utterance. */
+  stt: STT
+  /** Text-to-speech for the answers. */
+  tts: TTS
+  /** Said first: added to the conversation as an assistant message and spoken. */
+  firstMessage?: string
+  /** The agent answers the conversation (the system prompt alone) to open the call. */
+  generateFirstMessage?: boolean
+  /** Called once the call has ended, with the same summary as the `End` event. */
+  onEnd?: (summary: MicdropCallSummary) => void
+  /** Attach one to log what the server does. */
+  logger?: Logger
+  /**
+   * Frames larger than this close the call with 1009 (default 65 536 bytes: 2 s of audio; the
+   * client sends 3 200-byte chunks). Set `maxPayload` on your `WebSocketServer` too, so that
+   * `ws` refuses a huge frame before buffering it.
+   */
+  maxFrameBytes?: number
+  /** After `StopSpeaking`, how long to wait for a transcript before `SkipAnswer` (default 10 000 ms). */
+  transcriptTimeoutMs?: number
+  /** Also send each turn's metrics to the client, as `Metrics <json>` (default false). */
+  sendMetrics?: boolean
+}
+
+export interface MicdropServerEvents {
+  /** The call ended (socket closed): the conversation and the duration in seconds. */
+  End: [summary: MicdropCallSummary]
+  /** User audio of an open utterance (PCM16 16 kHz mono). */
+  UserAudio: [audio: Buffer]
+  /** Assistant audio sent to the client (PCM16 16 kHz mono). */
+  AssistantAudio: [audio: Buffer]
+  /** A conversation item was sent to the client (`user`, `assistant`, `tool_call`, ...). */
+  Message: [item: MicdropConversationItem]
+  /** Latencies of a user turn, once its answer's audio is complete. */
+  Metrics: [metrics: MicdropTurnMetrics]
+  /** An answer (or a `speak()`) ended. */
+  AnswerEnd: [outcome: AnswerOutcome]
+}

@@ -1,0 +1,161 @@
+import { once } from 'node:events'
+import type { AddressInfo } from 'node:net'
+import { parseServerMessage, type MicdropServerMessage } from '@openmic/core/protocol'
+import { WebSocket, WebSocketServer } from 'ws'
+import { MicdropServer } from '../src/index.js'
+
+/** A `ws` server on 127.0.0.1 that runs `onConnection` for each call. */
+export async function startServer(
+  onConnection: (socket: WebSocket) => void | Promise<void>,
+  options: { maxPayload?: number } = {}
+) {
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, ...options })
+  const sockets: WebSocket[] = []
+  wss.on('connection', (socket) => {
+    sockets.push(socket)
+    void onConnection(socket)
+  })
+  await once(wss, 'listening')
+  const url = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`
+  return {
+    url,
+    sockets,
+    async close() {
+      for (const client of wss.clients) client.terminate()
+      await new Promise<void>((resolve) => wss.close(() => resolve()))
+    },
+  }
+}
+
+/** A server whose calls are built by `create`; returns the MicdropServers too. */
+export async function startMicdrop(create: (socket: WebSocket) => MicdropServer) {
+  const servers: MicdropServer[] = []
+  const server = await startServer((socket) => {
+    servers.push(create(socket))
+  })
+  return { ...server, servers }
+}
+
+export type Received =
+  { kind: 'text'; text: string; message: MicdropServerMessage } | { kind: 'audio'; audio: Buffer }
+
+/** A real `ws` client that records everything the server sends. */
+export class TestClient {
+  readonly received: Received[] = []
+  closeCode?: number
+  closeReason?: string
+  private waiters: Array<() => void> = []
+
+  constructor(readonly socket: WebSocket) {
+    socket.on('message', (data: Buffer, isBinary) => {
+      if (isBinary) this.received.push({ kind: 'audio', audio: data })
+      else {
+        const text = data.toString()
+        this.received.push({ kind: 'text', text, message: parseServerMessage(text) })
+      }
+      this.notify()
+    })
+    socket.on('close', (code, reason) => {
+      this.closeCode = code
+      this.closeReason = reason.toString()
+      this.notify()
+    })
+  }
+
+  static async connect(url: string): Promise<TestClient> {
+    const socket = new WebSocket(url)
+    const client = new TestClient(socket)
+    await once(socket, 'open')
+    return client
+  }
+
+  /** Names of text messages received (`Message:user`, `SkipAnswer`, ...), audio as `audio`. */
+  get log(): string[] {
+    return this.received.map((item) => {
+      if (item.kind === 'audio') return 'audio'
+      const { message } = item
+      if (message.type === 'Message') return `Message:${message.item.role}`
+      if (message.type === 'Unknown') return message.name
+      return message.type
+    })
+  }
+
+  /** The log with consecutive audio frames collapsed into one `audio`. */
+  get flow(): string[] {
+    return this.log.filter((entry, i, all) => entry !== 'audio' || all[i - 1] !== 'audio')
+  }
+
+  texts(type: MicdropServerMessage['type']): MicdropServerMessage[] {
+    return this.received.flatMap((item) =>
+      item.kind === 'text' && item.message.type === type ? [item.message] : []
+    )
+  }
+
+  count(entry: string): number {
+    return this.log.filter((item) => item === entry).length
+  }
+
+  audioBytes(): number {
+    return this.received.reduce(
+      (sum, item) => sum + (item.kind === 'audio' ? item.audio.length : 0),
+      0
+    )
+  }
+
+  send(command: string): void {
+    this.socket.send(command)
+  }
+
+  audio(bytes = 3200): void {
+    const chunk = Buffer.alloc(bytes)
+    for (let i = 0; i < bytes / 2; i++)
+      chunk.writeInt16LE(Math.round(8000 * Math.sin(i / 5)), i * 2)
+    this.socket.send(chunk, { binary: true })
+  }
+
+  /** StartSpeaking, `chunks` audio chunks, StopSpeaking. */
+  utterance(chunks = 3): void {
+    this.send('StartSpeaking')
+    for (let i = 0; i < chunks; i++) this.audio()
+    this.send('StopSpeaking')
+  }
+
+  /** Resolves when `predicate` holds (checked after each received frame). */
+  waitFor(predicate: (client: this) => boolean, timeoutMs = 5000): Promise<void> {
+    if (predicate(this)) return Promise.resolve()
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((waiter) => waiter !== check)
+        reject(new Error(`waitFor timed out; received: ${this.flow.join(', ')}`))
+      }, timeoutMs)
+      const check = () => {
+        if (!predicate(this)) return
+        clearTimeout(timer)
+        this.waiters = this.waiters.filter((waiter) => waiter !== check)
+        resolve()
+      }
+      this.waiters.push(check)
+    })
+  }
+
+  waitForClose(timeoutMs = 5000): Promise<void> {
+    return this.waitFor((client) => client.closeCode !== undefined, timeoutMs)
+  }
+
+  /** Waits until nothing was received for `quietMs`. */
+  async settle(quietMs = 60): Promise<void> {
+    let seen = -1
+    while (seen !== this.received.length) {
+      seen = this.received.length
+      await new Promise((resolve) => setTimeout(resolve, quietMs))
+    }
+  }
+
+  close(): void {
+    this.socket.close()
+  }
+
+  private notify() {
+    for (const waiter of [...this.waiters]) waiter()
+  }
+}

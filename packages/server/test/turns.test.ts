@@ -1,0 +1,371 @@
+import { MockAgent, MockSTT, MockTTS, type MicdropConversation } from '@openmic/core'
+import { afterEach, describe, expect, it } from 'vitest'
+import { MicdropServer, type MicdropServerOptions } from '../src/index.js'
+import { ThrowingTTS } from './doubles.js'
+import { TestClient, startMicdrop } from './harness.js'
+
+type CallOptions = Partial<MicdropServerOptions>
+
+let stop: (() => Promise<void>) | undefined
+afterEach(async () => {
+  await stop?.()
+  stop = undefined
+})
+
+/** Starts a server whose calls use fresh doubles from `make`, and connects one client. */
+async function call(make: () => CallOptions = () => ({})) {
+  const server = await startMicdrop(
+    (socket) =>
+      new MicdropServer(socket, {
+        agent: new MockAgent(),
+        stt: new MockSTT(),
+        tts: new MockTTS(),
+        ...make(),
+      })
+  )
+  stop = server.close
+  const client = await TestClient.connect(server.url)
+  await client.waitFor(() => server.servers.length === 1)
+  return { client, server: server.servers[0]!, url: server.url }
+}
+
+const ends = (entry: string) => (client: TestClient) => client.log.at(-1) === entry
+const answered = (n: number) => (client: TestClient) =>
+  client.count('Message:assistant') >= n && client.count('audio') > 0
+
+describe('first message', () => {
+  it('sends SkipAnswer when there is no first message', async () => {
+    const { client } = await call()
+    await client.waitFor(ends('SkipAnswer'))
+    expect(client.log).toEqual(['SkipAnswer'])
+  })
+
+  it('adds firstMessage as an assistant message and speaks it as real PCM', async () => {
+    const { client, server } = await call(() => ({ firstMessage: 'Hello, how can I help?' }))
+    await client.waitFor((c) => c.audioBytes() >= 22 * 10 * 32)
+    await client.settle()
+    expect(client.flow).toEqual(['Message:assistant', 'audio'])
+    expect(client.texts('Message')[0]).toMatchObject({
+      item: { role: 'assistant', content: 'Hello, how can I help?' },
+    })
+    // 22 characters at 10 ms each, 16 kHz, 2 bytes per sample.
+    expect(client.audioBytes()).toBe(22 * 10 * 32)
+    const samples = Buffer.concat(
+      client.received.flatMap((r) => (r.kind === 'audio' ? [r.audio] : []))
+    )
+    let peak = 0
+    for (let i = 0; i < samples.length; i += 2)
+      peak = Math.max(peak, Math.abs(samples.readInt16LE(i)))
+    expect(peak).toBeGreaterThan(5000)
+    expect(server.agent.conversation.map((item) => item.role)).toEqual(['system', 'assistant'])
+  })
+
+  it('generateFirstMessage makes the agent answer the system prompt alone', async () => {
+    const { client, server } = await call(() => ({
+      agent: new MockAgent({ answers: ['Welcome!'] }),
+      generateFirstMessage: true,
+    }))
+    await client.waitFor(answered(1))
+    await client.settle()
+    expect(client.flow).toEqual(['audio', 'Message:assistant'])
+    expect(server.agent.conversation.map((item) => item.role)).toEqual(['system', 'assistant'])
+  })
+
+  it('a failed generated first message ends in SkipAnswer', async () => {
+    const { client } = await call(() => ({
+      agent: new MockAgent({ answers: [{ error: new Error('down') }], maxRetry: 0 }),
+      generateFirstMessage: true,
+    }))
+    await client.waitFor(ends('SkipAnswer'))
+    expect(client.log).toEqual(['SkipAnswer'])
+  })
+})
+
+describe('user turns', () => {
+  it('answers a user turn once: user Message, assistant Message, audio', async () => {
+    const { client, server } = await call(() => ({
+      stt: new MockSTT({ utterances: ['Hi there'] }),
+    }))
+    await client.waitFor(ends('SkipAnswer'))
+    client.utterance()
+    await client.waitFor(answered(1))
+    await client.settle()
+    expect(client.flow).toEqual(['SkipAnswer', 'Message:user', 'audio', 'Message:assistant'])
+    expect(server.agent.conversation.at(-1)).toEqual({
+      role: 'assistant',
+      content: 'You said: "Hi there"',
+    })
+  })
+
+  it('answers consecutive turns, each exactly once', async () => {
+    const { client, server } = await call()
+    await client.waitFor(ends('SkipAnswer'))
+    for (let turn = 1; turn <= 3; turn++) {
+      client.utterance()
+      await client.waitFor(answered(turn))
+    }
+    await client.settle()
+    expect(client.count('Message:assistant')).toBe(3)
+    expect(client.count('Message:user')).toBe(3)
+    expect(server.agent.conversation.filter((item) => item.role === 'assistant')).toHaveLength(3)
+  })
+
+  it('sends SkipAnswer for an empty transcript', async () => {
+    const { client } = await call(() => ({ stt: new MockSTT({ utterances: ['  '] }) }))
+    await client.waitFor(ends('SkipAnswer'))
+    client.utterance()
+    await client.waitFor((c) => c.count('SkipAnswer') === 2)
+    await client.settle()
+    expect(client.log).toEqual(['SkipAnswer', 'SkipAnswer'])
+  })
+
+  it('sends SkipAnswer when the utterance had no audio', async () => {
+    const { client, server } = await call()
+    await client.waitFor(ends('SkipAnswer'))
+    client.utterance(0)
+    await client.waitFor((c) => c.count('SkipAnswer') === 2)
+    await client.settle()
+    expect(client.log).toEqual(['SkipAnswer', 'SkipAnswer'])
+    expect((server.stt as MockSTT).audioBytes).toBe(0)
+  })
+
+  it('sends SkipAnswer when the STT fails, and the next turn still works', async () => {
+    const stt = new MockSTT({ utterances: [{ error: new Error('stt down') }, 'Second try'] })
+    const { client } = await call(() => ({ stt }))
+    await client.waitFor(ends('SkipAnswer'))
+    client.utterance()
+    await client.waitFor((c) => c.count('SkipAnswer') === 2)
+    client.utterance()
+    await client.waitFor(answered(1))
+    await client.settle()
+    expect(client.flow).toEqual([
+      'SkipAnswer',
+      'SkipAnswer',
+      'Message:user',
+      'audio',
+      'Message:assistant',
+    ])
+  })
+
+  it('sends SkipAnswer when no transcript comes in time', async () => {
+    const { client } = await call(() => ({
+      stt: new MockSTT({ utterances: [{ transcripts: [] }] }),
+      transcriptTimeoutMs: 100,
+    }))
+    await client.waitFor(ends('SkipAnswer'))
+    client.utterance()
+    await client.waitFor((c) => c.count('SkipAnswer') === 2)
+    expect(client.log).toEqual(['SkipAnswer', 'SkipAnswer'])
+  })
+
+  it('sends SkipAnswer when the agent fails, or answers with no text', async () => {
+    const agent = new MockAgent({
+      answers: [{ error: new Error('llm down') }, '', 'Fine'],
+      maxRetry: 0,
+    })
+    const { client } = await call(() => ({ agent }))
+    await client.waitFor(ends('SkipAnswer'))
+    client.utterance()
+    await client.waitFor((c) => c.count('SkipAnswer') === 2)
+    client.utterance()
+    await client.waitFor((c) => c.count('SkipAnswer') === 3)
+    client.utterance()
+    await client.waitFor(answered(1))
+    await client.settle()
+    expect(client.flow).toEqual([
+      'SkipAnswer',
+      'Message:user',
+      'SkipAnswer',
+      'Message:user',
+      'SkipAnswer',
+      'Message:user',
+      'audio',
+      'Message:assistant',
+    ])
+  })
+
+  it('sends SkipAnswer when the TTS fails or throws, and the call goes on', async () => {
+    const failing = await call(() => ({ tts: new MockTTS({ error: new Error('tts down') }) }))
+    const { client } = failing
+    await client.waitFor(ends('SkipAnswer'))
+    client.utterance()
+    await client.waitFor((c) => c.count('SkipAnswer') === 2)
+    await client.settle()
+    expect(client.log).toEqual(['SkipAnswer', 'Message:user', 'SkipAnswer'])
+    await stop?.()
+
+    const throwing = await call(() => ({ tts: new ThrowingTTS(), firstMessage: 'Hi' }))
+    await throwing.client.waitFor(ends('SkipAnswer'))
+    throwing.client.utterance()
+    await throwing.client.waitFor((c) => c.count('SkipAnswer') === 2)
+    expect(throwing.client.log).toEqual([
+      'Message:assistant',
+      'SkipAnswer',
+      'Message:user',
+      'SkipAnswer',
+    ])
+  })
+
+  it('waits for StopSpeaking when a transcript comes while the user speaks', async () => {
+    const { client, server } = await call(() => ({
+      stt: new MockSTT({ utterances: [{ transcripts: ['One,', 'two.'], emitOn: 'audio' }] }),
+    }))
+    await client.waitFor(ends('SkipAnswer'))
+    client.send('StartSpeaking')
+    client.audio()
+    await client.waitFor((c) => c.count('Message:user') === 2)
+    await client.settle()
+    expect(client.count('Message:assistant')).toBe(0)
+    expect(client.count('audio')).toBe(0)
+    client.send('StopSpeaking')
+    await client.waitFor(answered(1))
+    await client.settle()
+    expect(client.flow).toEqual([
+      'SkipAnswer',
+      'Message:user',
+      'Message:user',
+      'audio',
+      'Message:assistant',
+    ])
+    expect(server.agent.conversation.map((item) => item.role)).toEqual([
+      'system',
+      'user',
+      'user',
+      'assistant',
+    ])
+  })
+
+  it('gives one answer, after the last, when several transcripts come after StopSpeaking', async () => {
+    const { client, server } = await call(() => ({
+      stt: new MockSTT({ utterances: [{ transcripts: ['Part one', 'part two'] }] }),
+    }))
+    await client.waitFor(ends('SkipAnswer'))
+    client.utterance()
+    await client.waitFor(answered(1))
+    await client.settle()
+    expect(client.flow).toEqual([
+      'SkipAnswer',
+      'Message:user',
+      'Message:user',
+      'audio',
+      'Message:assistant',
+    ])
+    expect(server.agent.conversation.at(-1)).toEqual({
+      role: 'assistant',
+      content: 'You said: "part two"',
+    })
+  })
+
+  it('drops and counts audio received outside an utterance', async () => {
+    const { client, server } = await call()
+    await client.waitFor(ends('SkipAnswer'))
+    client.audio()
+    client.audio()
+    client.utterance(1)
+    await client.waitFor(answered(1))
+    expect(server.droppedAudioFrames).toBe(2)
+    expect((server.stt as MockSTT).audioBytes).toBe(3200)
+  })
+
+  it('Mute cancels the answer and no answer follows', async () => {
+    const stt = new MockSTT({ utterances: [{ transcripts: 'Wait', delayMs: 50 }, 'Go on'] })
+    const { client, server } = await call(() => ({
+      stt,
+      tts: new MockTTS({ firstAudioDelayMs: 30 }),
+    }))
+    await client.waitFor(ends('SkipAnswer'))
+    client.send('StartSpeaking')
+    client.audio()
+    client.send('Mute')
+    await client.waitFor((c) => c.count('Message:user') === 1)
+    await client.settle(150)
+    expect(client.log).toEqual(['SkipAnswer', 'Message:user'])
+    // The muted message is answered with the next turn, once.
+    client.utterance()
+    await client.waitFor(answered(1))
+    await client.settle()
+    expect(client.count('Message:assistant')).toBe(1)
+    expect(server.agent.conversation.map((item) => item.role)).toEqual([
+      'system',
+      'user',
+      'user',
+      'assistant',
+    ])
+  })
+
+  it('ignores unknown text frames and keeps the call going', async () => {
+    const { client } = await call()
+    await client.waitFor(ends('SkipAnswer'))
+    client.send('Hello?')
+    client.send('{"not":"a command"}')
+    client.send('')
+    client.utterance()
+    await client.waitFor(answered(1))
+    expect(client.closeCode).toBeUndefined()
+  })
+})
+
+describe('tools and end of call', () => {
+  it('sends EndCall once, after the last audio frame of the goodbye', async () => {
+    const { client } = await call(() => ({
+      agent: new MockAgent({
+        autoEndCall: true,
+        answers: [{ text: 'Goodbye, have a nice day!', toolCalls: [{ name: 'end_call' }] }, ''],
+      }),
+      tts: new MockTTS({ chunkMs: 20, chunkDelayMs: 5 }),
+    }))
+    await client.waitFor(ends('SkipAnswer'))
+    client.utterance()
+    await client.waitFor(ends('EndCall'))
+    await client.settle()
+    expect(client.count('EndCall')).toBe(1)
+    expect(client.log.at(-1)).toBe('EndCall')
+    expect(client.audioBytes()).toBe(25 * 10 * 32)
+    expect(client.flow).toEqual([
+      'SkipAnswer',
+      'Message:user',
+      'audio',
+      'Message:assistant',
+      'Message:tool_call',
+      'Message:tool_result',
+      'audio',
+      'EndCall',
+    ])
+  })
+
+  it('sends ToolCall for emitOutput tools and every tool item as a Message', async () => {
+    const { z } = await import('zod')
+    const agent = new MockAgent({
+      answers: [{ toolCalls: [{ name: 'lookup', parameters: { city: 'Paris' } }] }, 'It is sunny.'],
+    })
+    agent.addTool({
+      name: 'lookup',
+      description: 'Weather',
+      inputSchema: z.object({ city: z.string() }),
+      emitOutput: true,
+      execute: ({ city }) => ({ city, weather: 'sunny' }),
+    })
+    const { client } = await call(() => ({ agent }))
+    await client.waitFor(ends('SkipAnswer'))
+    client.utterance()
+    await client.waitFor(answered(1))
+    await client.settle()
+    expect(client.flow).toEqual([
+      'SkipAnswer',
+      'Message:user',
+      'Message:tool_call',
+      'Message:tool_result',
+      'ToolCall',
+      'audio',
+      'Message:assistant',
+    ])
+    expect(client.texts('ToolCall')[0]).toEqual({
+      type: 'ToolCall',
+      toolCall: {
+        name: 'lookup',
+        parameters: { city: 'Paris' },
+        output: { city: 'Paris', weather: 'sunny' },
+      },
+    })
+  })
+})
