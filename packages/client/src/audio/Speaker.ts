@@ -1,0 +1,138 @@
+import { EventEmitter } from 'eventemitter3'
+import { listDevices } from '../devices/list-devices.js'
+import { pcm16ToFloat, rmsToDb, SILENCE_DB, WIRE_SAMPLE_RATE } from './pcm.js'
+import { PlaybackScheduler } from './playback-scheduler.js'
+import type { MicdropDevice } from './types.js'
+
+export interface SpeakerEvents {
+  /** Assistant audio started playing. */
+  StartPlaying: []
+  /** Everything received was played, or playback was stopped. */
+  StopPlaying: []
+}
+
+/**
+ * Plays the assistant's PCM16 16 kHz audio gaplessly, with a small prebuffer, and stops it at
+ * once on barge-in. Nothing touches the browser before `start()` (or the first chunk).
+ */
+export class Speaker extends EventEmitter<SpeakerEvents> {
+  audioContext?: AudioContext
+  /** The output device chosen with {@link Speaker.changeDevice}, if any. */
+  deviceId?: string
+
+  private output?: GainNode
+  private analyser?: AnalyserNode
+  private readonly scheduler: PlaybackScheduler
+  private sources = new Set<AudioBufferSourceNode>()
+  private samples?: Float32Array<ArrayBuffer>
+
+  /** @param prebufferMs - Delay before the first chunk after silence plays (absorbs jitter). */
+  constructor(prebufferMs = 60) {
+    super()
+    this.scheduler = new PlaybackScheduler(prebufferMs)
+  }
+
+  get isPlaying(): boolean {
+    return this.sources.size > 0
+  }
+
+  /** Creates the audio context (call it from a user gesture so that autoplay is allowed). */
+  async start(): Promise<void> {
+    const context = this.ensureContext()
+    if (context.state === 'suspended') await context.resume()
+  }
+
+  /** Queues a chunk of PCM16 16 kHz mono audio. */
+  playAudio(pcm: Int16Array): void {
+    if (pcm.length === 0) return
+    const context = this.ensureContext()
+    const buffer = context.createBuffer(1, pcm.length, WIRE_SAMPLE_RATE)
+    buffer.copyToChannel(pcm16ToFloat(pcm) as Float32Array<ArrayBuffer>, 0)
+    const source = context.createBufferSource()
+    source.buffer = buffer
+    source.connect(this.output!)
+    source.onended = () => {
+      source.disconnect()
+      this.sources.delete(source)
+      if (this.sources.size === 0) this.emit('StopPlaying')
+    }
+    const wasPlaying = this.isPlaying
+    this.sources.add(source)
+    source.start(this.scheduler.schedule(context.currentTime, buffer.duration))
+    if (!wasPlaying) this.emit('StartPlaying')
+  }
+
+  /** Stops all audio now and drops what is queued (barge-in, pause, hang-up). */
+  stopAudio(): void {
+    if (this.sources.size === 0) return
+    for (const source of this.sources) {
+      source.onended = null
+      try {
+        source.stop()
+      } catch {
+        // Not started yet in some browsers: disconnecting is enough
+      }
+      source.disconnect()
+    }
+    this.sources.clear()
+    this.scheduler.reset()
+    this.emit('StopPlaying')
+  }
+
+  /**
+   * Level of what comes out of the speaker now (the last ~10 ms), in dBFS (-100 = silence,
+   * 0 = full scale). It reads the audio graph, so it drops to silence only once playback really
+   * stopped.
+   */
+  getVolume(): number {
+    if (!this.analyser) return SILENCE_DB
+    const samples = (this.samples ??= new Float32Array(this.analyser.fftSize))
+    this.analyser.getFloatTimeDomainData(samples)
+    let sum = 0
+    for (let i = 0; i < samples.length; i++) sum += samples[i]! * samples[i]!
+    return rmsToDb(Math.sqrt(sum / samples.length))
+  }
+
+  /** Plays to another output device (where the browser supports `AudioContext.setSinkId`). */
+  async changeDevice(deviceId: string): Promise<void> {
+    this.deviceId = deviceId
+    const context = this.audioContext as (AudioContext & SinkSelectable) | undefined
+    if (context?.setSinkId) await context.setSinkId(deviceId)
+  }
+
+  /** Audio outputs. */
+  getDevices(): Promise<MicdropDevice[]> {
+    return listDevices('audiooutput')
+  }
+
+  /** Stops playback and closes the audio context. */
+  async close(): Promise<void> {
+    this.stopAudio()
+    const context = this.audioContext
+    this.audioContext = undefined
+    this.output = undefined
+    this.analyser = undefined
+    if (context && context.state !== 'closed') await context.close()
+  }
+
+  private ensureContext(): AudioContext {
+    if (this.audioContext) return this.audioContext
+    const context = new AudioContext() as AudioContext & SinkSelectable
+    this.output = context.createGain()
+    this.analyser = context.createAnalyser()
+    this.analyser.fftSize = 512
+    this.output.connect(this.analyser)
+    this.analyser.connect(context.destination)
+    if (this.deviceId && context.setSinkId) {
+      context.setSinkId(this.deviceId).catch(() => {
+        this.deviceId = undefined
+      })
+    }
+    this.audioContext = context
+    return context
+  }
+}
+
+interface SinkSelectable {
+  setSinkId?: (deviceId: string) => Promise<void>
+}

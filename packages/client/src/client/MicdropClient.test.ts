@@ -1,0 +1,299 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { FakeMic, FakeSpeaker, FakeWebSocket, memoryStorage } from '../../test/fakes.js'
+import { MicdropStorageKeys } from '../devices/storage.js'
+import { MicdropClient } from './MicdropClient.js'
+import type { MicdropClientError } from './MicdropClientError.js'
+import type { MicdropOptions } from './types.js'
+
+function setup(options: MicdropOptions = {}, storage = memoryStorage()) {
+  const mic = new FakeMic()
+  const speaker = new FakeSpeaker()
+  const sockets: FakeWebSocket[] = []
+  const client = new MicdropClient(
+    { url: 'ws://server/call', params: { token: 'secret' }, ...options },
+    {
+      mic,
+      speaker,
+      storage,
+      random: () => 0.5,
+      createWebSocket: (url) => {
+        const ws = new FakeWebSocket(url)
+        sockets.push(ws)
+        return ws
+      },
+    }
+  )
+  const errors: MicdropClientError[] = []
+  client.on('Error', (error) => errors.push(error))
+  /** Starts the call and opens the first socket. */
+  const connect = async () => {
+    const started = client.start()
+    await vi.waitFor(() => expect(sockets).toHaveLength(1))
+    sockets[0]!.open()
+    await started
+    return sockets[0]!
+  }
+  return { client, mic, speaker, sockets, errors, connect, storage }
+}
+
+const speak = (mic: FakeMic) => {
+  mic.frames(10, -20)
+  mic.frames(31, -90)
+}
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+describe('MicdropClient', () => {
+  it('connects after the microphone and sends the params as the first frame', async () => {
+    const { client, mic, connect } = setup()
+    const ws = await connect()
+    expect(mic.isStarted).toBe(true)
+    expect(ws.binaryType).toBe('arraybuffer')
+    expect(ws.sent).toEqual([JSON.stringify({ token: 'secret' })])
+    expect(client.state).toMatchObject({ isStarted: true, isStarting: false, isProcessing: true })
+    // The server has nothing to say first: listening
+    ws.receive('SkipAnswer')
+    expect(client.state).toMatchObject({ isProcessing: false, isListening: true })
+  })
+
+  it('sends StartSpeaking, 100 ms PCM16 chunks and StopSpeaking, then waits for the answer', async () => {
+    const { client, mic, connect } = setup()
+    const ws = await connect()
+    ws.receive('SkipAnswer')
+    speak(mic)
+    const [, start, ...rest] = ws.sent
+    expect(start).toBe('StartSpeaking')
+    expect(rest.at(-1)).toBe('StopSpeaking')
+    const audio = rest.slice(0, -1) as ArrayBuffer[]
+    expect(audio.length).toBeGreaterThan(5)
+    expect(audio.slice(0, -1).every((chunk) => chunk.byteLength === 3200)).toBe(true)
+    expect(client.state).toMatchObject({ isProcessing: true, isListening: false })
+  })
+
+  it('adds messages to the conversation and plays the answer', async () => {
+    const { client, speaker, connect } = setup()
+    const ws = await connect()
+    const messages: unknown[] = []
+    client.on('Message', (item) => messages.push(item))
+    ws.receive('Message {"role":"user","content":"Hello"}')
+    ws.receive(new Int16Array([1, 2, 3]).buffer)
+    ws.receive('Message {"role":"assistant","content":"Hi!"}')
+    expect(client.conversation).toEqual([
+      { role: 'user', content: 'Hello' },
+      { role: 'assistant', content: 'Hi!' },
+    ])
+    expect(messages).toEqual(client.conversation)
+    expect(Array.from(speaker.played[0]!)).toEqual([1, 2, 3])
+    expect(client.state).toMatchObject({ isAssistantSpeaking: true, isProcessing: false })
+  })
+
+  it('barges in: confirmed speech stops playback at once and drops the rest of the answer', async () => {
+    const { client, mic, speaker, connect } = setup()
+    const ws = await connect()
+    ws.receive(new Int16Array(1600).buffer)
+    expect(speaker.isPlaying).toBe(true)
+    mic.frames(5, -20)
+    expect(speaker.isPlaying).toBe(false)
+    expect(ws.texts).toContain('StartSpeaking')
+    ws.receive(new Int16Array(1600).buffer)
+    expect(speaker.played).toHaveLength(1)
+    expect(client.state.isUserSpeaking).toBe(true)
+  })
+
+  it('handles CancelLastUserMessage, EndCall and ToolCall, and ignores unknown messages', async () => {
+    const { client, connect } = setup()
+    const ws = await connect()
+    const events: unknown[] = []
+    client.on('EndCall', () => events.push('EndCall'))
+    client.on('ToolCall', (call) => events.push(call))
+    ws.receive('Message {"role":"user","content":"hmm"}')
+    ws.receive('CancelLastUserMessage')
+    expect(client.conversation).toEqual([])
+    ws.receive('ToolCall {"name":"book","parameters":{"day":1},"output":"ok"}')
+    ws.receive('Partial {"x":1}')
+    ws.receive('Nonsense')
+    ws.receive('EndCall')
+    expect(events).toEqual([{ name: 'book', parameters: { day: 1 }, output: 'ok' }, 'EndCall'])
+    expect(client.state.isStarted).toBe(true)
+  })
+
+  it('pauses (sends Mute, stops playback, stops listening) and resumes', async () => {
+    const { client, mic, speaker, connect } = setup()
+    const ws = await connect()
+    ws.receive(new Int16Array(1600).buffer)
+    client.pause()
+    expect(ws.texts.at(-1)).toBe('Mute')
+    expect(speaker.isPlaying).toBe(false)
+    ws.receive(new Int16Array(1600).buffer)
+    expect(speaker.played).toHaveLength(1)
+    mic.frames(10, -20)
+    expect(ws.texts).not.toContain('StartSpeaking')
+    expect(client.state).toMatchObject({ isPaused: true, isListening: false })
+    client.resume()
+    mic.frames(10, -20)
+    expect(ws.texts).toContain('StartSpeaking')
+  })
+
+  it('mute stops sending speech, unmute restores it', async () => {
+    const { client, mic, connect } = setup()
+    const ws = await connect()
+    client.mute()
+    speak(mic)
+    expect(ws.texts).not.toContain('StartSpeaking')
+    client.unmute()
+    speak(mic)
+    expect(ws.texts).toContain('StartSpeaking')
+  })
+
+  it('surfaces 4401 as Unauthorized, ends the call and does not reconnect', async () => {
+    const { client, mic, sockets, errors, connect } = setup()
+    const ws = await connect()
+    ws.serverClose(4401, 'Invalid token')
+    await vi.waitFor(() => expect(mic.isStarted).toBe(false))
+    expect(errors.map((error) => error.code)).toEqual(['Unauthorized'])
+    expect(client.state.error?.code).toBe('Unauthorized')
+    expect(client.state.isStarted).toBe(false)
+    expect(sockets).toHaveLength(1)
+  })
+
+  it('rejects start() when the server refuses before the socket opens', async () => {
+    const { client, sockets } = setup()
+    const started = client.start()
+    await vi.waitFor(() => expect(sockets).toHaveLength(1))
+    sockets[0]!.serverClose(4404)
+    await expect(started).rejects.toMatchObject({ code: 'NotFound' })
+  })
+
+  it('reconnects with backoff after a dropped connection and re-sends the params', async () => {
+    const { client, sockets, connect } = setup()
+    const first = await connect()
+    vi.useFakeTimers()
+    first.serverClose(1006)
+    expect(client.state).toMatchObject({ isReconnecting: true, isStarted: true })
+    await vi.advanceTimersByTimeAsync(499)
+    expect(sockets).toHaveLength(1)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(sockets).toHaveLength(2)
+    // The new attempt fails too: the delay doubles
+    sockets[1]!.serverClose(1006)
+    await vi.advanceTimersByTimeAsync(999)
+    expect(sockets).toHaveLength(2)
+    await vi.advanceTimersByTimeAsync(1)
+    sockets[2]!.open()
+    expect(sockets[2]!.sent).toEqual([JSON.stringify({ token: 'secret' })])
+    expect(client.state).toMatchObject({ isReconnecting: false, isStarted: true })
+    expect(client.error).toBeUndefined()
+  })
+
+  it('listens again once reconnected (speech is not captured while offline)', async () => {
+    const { mic, sockets, connect } = setup()
+    const first = await connect()
+    vi.useFakeTimers()
+    first.serverClose(1012)
+    speak(mic)
+    await vi.advanceTimersByTimeAsync(500)
+    sockets[1]!.open()
+    speak(mic)
+    expect(sockets[1]!.texts).toContain('StartSpeaking')
+  })
+
+  it('gives up with a Connection error after maxAttempts', async () => {
+    const { client, sockets, errors, connect } = setup({ reconnect: { maxAttempts: 2 } })
+    const first = await connect()
+    vi.useFakeTimers()
+    first.serverClose(1006)
+    await vi.advanceTimersByTimeAsync(500)
+    sockets[1]!.serverClose(1006)
+    await vi.advanceTimersByTimeAsync(1000)
+    sockets[2]!.serverClose(1006)
+    await vi.advanceTimersByTimeAsync(10000)
+    expect(sockets).toHaveLength(3)
+    expect(errors.map((error) => error.code)).toEqual(['Connection'])
+    expect(client.state).toMatchObject({ isReconnecting: false, isStarted: false })
+  })
+
+  it('times out a connection that never opens and retries', async () => {
+    const { client, sockets } = setup({ reconnect: { connectionTimeoutMs: 1000 } })
+    vi.useFakeTimers()
+    const started = client.start()
+    await vi.waitFor(() => expect(sockets).toHaveLength(1))
+    await vi.advanceTimersByTimeAsync(1000 + 500)
+    expect(sockets).toHaveLength(2)
+    sockets[1]!.open()
+    await started
+    expect(client.state.isStarted).toBe(true)
+  })
+
+  it('ends without error when the server closes normally', async () => {
+    const { client, errors, connect } = setup()
+    const ws = await connect()
+    ws.serverClose(1000)
+    await vi.waitFor(() => expect(client.state.isStarted).toBe(false))
+    expect(errors).toEqual([])
+  })
+
+  it('reports a denied microphone with a clear error and never connects', async () => {
+    const { client, mic, sockets, errors } = setup()
+    mic.failWith = Object.assign(new Error('denied'), { name: 'NotAllowedError' })
+    await expect(client.start()).rejects.toMatchObject({ code: 'MicPermissionDenied' })
+    expect(errors[0]!.message).toMatch(/denied/)
+    expect(sockets).toHaveLength(0)
+    expect(client.state.isStarting).toBe(false)
+  })
+
+  it('refuses to start without a url', async () => {
+    const { client } = setup({ url: undefined })
+    await expect(client.start()).rejects.toMatchObject({ code: 'MissingUrl' })
+  })
+
+  it('remembers the chosen devices and falls back when the saved microphone is gone', async () => {
+    const storage = memoryStorage()
+    const { client, mic, speaker, connect } = setup({}, storage)
+    await connect()
+    await client.changeMicDevice('usb-mic')
+    await client.changeSpeakerDevice('headset')
+    expect(mic.startCalls.at(-1)).toBe('usb-mic')
+    expect(storage.data[MicdropStorageKeys.MicDevice]).toBe('usb-mic')
+    expect(client.state).toMatchObject({ micDeviceId: 'usb-mic', speakerDeviceId: 'headset' })
+    expect(client.state.micDevices).toEqual([{ deviceId: 'default', label: 'Default mic' }])
+
+    const next = setup({}, storage)
+    const original = next.mic.start.bind(next.mic)
+    next.mic.start = async (deviceId?: string) => {
+      if (deviceId === 'usb-mic') throw Object.assign(new Error('gone'), { name: 'NotFoundError' })
+      return original(deviceId)
+    }
+    await next.connect()
+    expect(next.mic.deviceId).toBe('default')
+    expect(next.speaker.deviceId).toBe('headset')
+    expect(storage.data[MicdropStorageKeys.MicDevice]).toBeUndefined()
+    void speaker
+  })
+
+  it('with disableInterruption, does not listen while the assistant speaks', async () => {
+    const { mic, speaker, connect } = setup({ disableInterruption: true })
+    vi.useFakeTimers()
+    const ws = await connect()
+    ws.receive(new Int16Array(1600).buffer)
+    mic.frames(10, -20)
+    expect(ws.texts).not.toContain('StartSpeaking')
+    speaker.finish()
+    await vi.advanceTimersByTimeAsync(300)
+    mic.frames(10, -20)
+    expect(ws.texts).toContain('StartSpeaking')
+  })
+
+  it('emits StateChange with the new and previous state, only on change', async () => {
+    const { client, connect } = setup()
+    const ws = await connect()
+    const changes: Array<[boolean, boolean]> = []
+    client.on('StateChange', (state, previous) =>
+      changes.push([state.isProcessing, previous.isProcessing])
+    )
+    ws.receive('SkipAnswer')
+    ws.receive('SkipAnswer')
+    expect(changes).toEqual([[false, true]])
+  })
+})

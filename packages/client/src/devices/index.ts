@@ -1,0 +1,3 @@
+export { MicdropStorageKeys, browserStorage } from './storage.js'
+export type { MicdropStorage } from './storage.js'
+export { listDevices } from './list-devices.js'

@@ -1,0 +1,175 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { hasChromium, launchBrowser, openPage, servePage } from './harness.js'
+import { startTestServer } from './micdrop-server.js'
+import type { Received } from './micdrop-server.js'
+import { toneFrequency, VOICE } from './wav.js'
+
+// The fake microphone is a file: the browser's own processing would only add noise to the test
+const MIC = { echoCancellation: false, noiseSuppression: false, autoGainControl: false }
+
+describe.skipIf(!hasChromium)('in Chromium, against a MicdropServer', () => {
+  let browser: Browser
+  let site: Awaited<ReturnType<typeof servePage>>
+  let server: Awaited<ReturnType<typeof startTestServer>>
+  let page: Page | undefined
+
+  beforeAll(async () => {
+    ;[site, browser, server] = await Promise.all([
+      servePage(),
+      launchBrowser(),
+      startTestServer({
+        token: 'good',
+        // 24 characters at 300 ms: still speaking when the fake user starts talking, 2 s in
+        firstMessage: 'Welcome, how can I help?',
+        msPerChar: 300,
+        transcript: 'Hello there',
+        answer: 'You said hello',
+      }),
+    ])
+  })
+
+  afterEach(async () => {
+    await page?.evaluate(() => window.openmic.stop()).catch(() => {})
+    await page?.context().close()
+    page = undefined
+  })
+
+  afterAll(async () => {
+    await Promise.all([browser?.close(), site?.close(), server?.close()])
+  })
+
+  const start = async (params: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
+    page = await openPage(browser, site.url)
+    const before = server.connections.length
+    const result = await page.evaluate(
+      ([url, params, extra]) => window.openmic.start({ url, params, ...extra }),
+      [server.url, params, { mic: MIC, ...extra }] as const
+    )
+    return { page, result, connection: () => server.connections[before] }
+  }
+
+  it('sends StartSpeaking, 16 kHz PCM16 in 100 ms chunks and StopSpeaking, and shows the conversation', async () => {
+    const call = await start({ token: 'good' })
+    const { page, connection } = call
+    expect(call.result).toEqual({ ok: true })
+    await page.waitForFunction(
+      () => document.querySelectorAll('#conversation li').length >= 3,
+      null,
+      {
+        timeout: 10000,
+      }
+    )
+    expect(await page.locator('#conversation li').allTextContents()).toEqual([
+      'assistant: Welcome, how can I help?',
+      'user: Hello there',
+      'assistant: You said hello',
+    ])
+
+    const received = connection()!.received
+    expect(received[0]).toMatchObject({ text: JSON.stringify({ token: 'good' }) })
+    const begin = received.findIndex((item) => 'text' in item && item.text === 'StartSpeaking')
+    const end = received.findIndex((item) => 'text' in item && item.text === 'StopSpeaking')
+    expect(begin).toBeGreaterThan(0)
+    expect(end).toBeGreaterThan(begin)
+    const chunks = received.slice(begin + 1, end).map((item) => (item as { audio: Buffer }).audio)
+    expect(chunks.every(Boolean)).toBe(true)
+    expect(chunks.slice(0, -1).every((chunk) => chunk.length === 3200)).toBe(true)
+    expect(chunks.at(-1)!.length).toBeLessThanOrEqual(3200)
+
+    const audio = Buffer.concat(chunks)
+    const pcm = new Int16Array(audio.buffer, audio.byteOffset, audio.length / 2)
+    // Pre-roll + voice + the silence the VAD waits for: about 0.3 + 1.2 + 0.6 s at 16 kHz
+    const seconds = pcm.length / 16000
+    expect(seconds).toBeGreaterThan(1.7)
+    expect(seconds).toBeLessThan(2.6)
+    const loud = pcm.findIndex((s) => Math.abs(s) > 2000)
+    let last = pcm.length - 1
+    while (Math.abs(pcm[last]!) <= 2000) last--
+    // The first syllable is kept: about 300 ms of what came before the voice is sent too
+    expect(loud / 16000).toBeGreaterThan(0.15)
+    expect(loud / 16000).toBeLessThan(0.45)
+    // The voice arrives whole (1.2 s), at its pitch: really 16 kHz
+    expect((last - loud) / 16000).toBeCloseTo(VOICE.length, 1)
+    expect(toneFrequency(pcm.subarray(loud, last))).toBeCloseTo(VOICE.hz, -1)
+  })
+
+  it('barge-in: the speaker goes silent within 100 ms of confirmed speech', async () => {
+    const { page } = await start({ token: 'good' })
+    await page.waitForFunction(() => window.openmic.bargeIns.length > 0, null, { timeout: 8000 })
+    const [{ latency, levelBefore }] = await page.evaluate(() => window.openmic.bargeIns)
+    console.log(
+      `barge-in: confirmed speech → speaker silent in ${latency.toFixed(1)} ms (output level before: ${levelBefore.toFixed(1)} dBFS)`
+    )
+    // The assistant was audible (a 0.3 tone is about -13 dBFS), then silent within 100 ms
+    expect(levelBefore).toBeGreaterThan(-30)
+    expect(latency).toBeLessThan(100)
+    // The rest of the answer the server had streamed is not played after the user spoke
+    const events = await page.evaluate(() => window.openmic.events)
+    const spoke = events.find((e) => e.key === 'isUserSpeaking' && e.value === true)!
+    expect(
+      events.some((e) => e.key === 'isAssistantSpeaking' && e.value === true && e.t > spoke.t)
+    ).toBe(false)
+  })
+
+  it('reconnects after the server drops the socket, re-sends the params and goes on', async () => {
+    const { page, connection } = await start({ token: 'good', user: 'ada' })
+    const first = connection()!
+    const before = server.connections.length
+    server.dropAll()
+    await page.waitForFunction(
+      () => window.openmic.events.some((e) => e.key === 'isReconnecting' && e.value === true),
+      null,
+      { timeout: 3000 }
+    )
+    await page.waitForFunction(
+      () => {
+        const state = window.openmic.state()
+        return state.isStarted && !state.isReconnecting
+      },
+      null,
+      { timeout: 5000 }
+    )
+    const second = server.connections[before]!
+    expect(second).not.toBe(first)
+    expect(second.params).toEqual({ token: 'good', user: 'ada' })
+    // The call goes on over the new socket: the next utterance reaches the server
+    await expect
+      .poll(
+        () =>
+          second.received.some((item: Received) => 'text' in item && item.text === 'StartSpeaking'),
+        {
+          timeout: VOICE.loop * 1000 + 2000,
+        }
+      )
+      .toBe(true)
+    expect(await page.evaluate(() => window.openmic.state().error)).toBeUndefined()
+  })
+
+  it('surfaces a 4401 close as an Unauthorized error and ends the call', async () => {
+    const { page } = await start({ token: 'wrong' })
+    await page.waitForFunction(
+      () => document.getElementById('error')!.textContent === 'Unauthorized'
+    )
+    const state = await page.evaluate(() => window.openmic.state())
+    expect(state).toMatchObject({ error: 'Unauthorized', isStarted: false, isMicStarted: false })
+  })
+})
+
+interface PageEvent {
+  t: number
+  key: string
+  value?: unknown
+}
+
+declare global {
+  interface Window {
+    openmic: {
+      start(options: Record<string, unknown>): Promise<{ ok: boolean; code?: string }>
+      stop(): Promise<void>
+      state(): Record<string, unknown> & { error?: string; isStarted: boolean }
+      events: PageEvent[]
+      bargeIns: Array<{ latency: number; levelBefore: number }>
+    }
+  }
+}

@@ -1,0 +1,122 @@
+import { EventEmitter } from 'eventemitter3'
+import type { MicEvents } from '../src/audio/types.js'
+import type { SpeakerEvents } from '../src/audio/Speaker.js'
+import type { MicdropMic, MicdropSpeaker, MicdropWebSocket } from '../src/client/types.js'
+import type { MicdropStorage } from '../src/devices/storage.js'
+
+/** A microphone that emits the frames a test gives it. */
+export class FakeMic extends EventEmitter<MicEvents> implements MicdropMic {
+  isStarted = false
+  deviceId?: string
+  volume = -100
+  startCalls: Array<string | undefined> = []
+  failWith?: unknown
+
+  async start(deviceId?: string): Promise<void> {
+    this.startCalls.push(deviceId)
+    if (this.failWith) throw this.failWith
+    this.isStarted = true
+    this.deviceId = deviceId ?? 'default'
+  }
+  async stop(): Promise<void> {
+    this.isStarted = false
+  }
+  async getDevices() {
+    return [{ deviceId: 'default', label: 'Default mic' }]
+  }
+  /** Emits `count` 20 ms frames at `volume` dBFS, samples numbered from `start`. */
+  frames(count: number, volume: number, start = 0): void {
+    for (let i = 0; i < count; i++) {
+      const pcm = new Int16Array(320).map((_, j) => (start + i * 320 + j) % 32768)
+      this.volume = volume
+      this.emit('Frame', pcm, volume)
+    }
+  }
+}
+
+/** A speaker that records what it is asked to play. */
+export class FakeSpeaker extends EventEmitter<SpeakerEvents> implements MicdropSpeaker {
+  played: Int16Array[] = []
+  isPlaying = false
+  deviceId?: string
+  stops = 0
+  async start() {}
+  playAudio(pcm: Int16Array) {
+    this.played.push(pcm)
+    if (!this.isPlaying) {
+      this.isPlaying = true
+      this.emit('StartPlaying')
+    }
+  }
+  stopAudio() {
+    this.stops++
+    if (!this.isPlaying) return
+    this.isPlaying = false
+    this.emit('StopPlaying')
+  }
+  /** Playback of everything queued ended. */
+  finish() {
+    this.stopAudio()
+  }
+  getVolume() {
+    return this.isPlaying ? -20 : -100
+  }
+  async changeDevice(deviceId: string) {
+    this.deviceId = deviceId
+  }
+  async getDevices() {
+    return [{ deviceId: 'default', label: 'Default speaker' }]
+  }
+}
+
+/** A WebSocket the test opens, feeds and closes by hand. */
+export class FakeWebSocket implements MicdropWebSocket {
+  readyState = 0
+  binaryType = 'blob'
+  sent: Array<string | ArrayBuffer> = []
+  closedWith?: number
+  onopen: ((event: any) => void) | null = null
+  onmessage: ((event: { data: unknown }) => void) | null = null
+  onclose: ((event: { code: number; reason: string }) => void) | null = null
+  onerror: ((event: any) => void) | null = null
+
+  constructor(readonly url: string) {}
+
+  send(data: string | ArrayBuffer) {
+    if (this.readyState !== 1) throw new Error('not open')
+    this.sent.push(data)
+  }
+  close(code = 1000) {
+    this.closedWith = code
+    this.readyState = 3
+  }
+  open() {
+    this.readyState = 1
+    this.onopen?.({})
+  }
+  receive(data: string | ArrayBuffer) {
+    this.onmessage?.({ data })
+  }
+  serverClose(code: number, reason = '') {
+    this.readyState = 3
+    this.onclose?.({ code, reason })
+  }
+  get texts(): string[] {
+    return this.sent.filter((item): item is string => typeof item === 'string')
+  }
+  get binaries(): ArrayBuffer[] {
+    return this.sent.filter((item): item is ArrayBuffer => typeof item !== 'string')
+  }
+}
+
+export function memoryStorage(initial: Record<string, string> = {}): MicdropStorage & {
+  data: Record<string, string>
+} {
+  const data = { ...initial }
+  return {
+    data,
+    getItem: (key) => data[key] ?? null,
+    setItem: (key, value) => void (data[key] = value),
+    removeItem: (key) => void delete data[key],
+  }
+}
