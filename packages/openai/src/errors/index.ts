@@ -1,0 +1,2 @@
+export { OpenaiStreamError } from './OpenaiStreamError.js'
+export { toOpenaiError } from './to-openai-error.js'

@@ -1,0 +1,5 @@
+export * from './agent/index.js'
+export * from './chat/index.js'
+export * from './errors/index.js'
+export * from './responses/index.js'
+export * from './tools/index.js'

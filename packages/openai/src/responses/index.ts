@@ -1,0 +1,2 @@
+export { convertToResponsesInput } from './convert-to-responses-input.js'
+export { mapResponsesStream } from './map-responses-stream.js'

@@ -1,0 +1,89 @@
+import type { ModelStreamPart } from '@openmic/core'
+import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
+import { describe, expect, it } from 'vitest'
+import { OpenaiStreamError } from '../errors/OpenaiStreamError.js'
+import { mapResponsesStream } from './map-responses-stream.js'
+
+async function parts(events: object[]): Promise<ModelStreamPart[]> {
+  const out: ModelStreamPart[] = []
+  for await (const part of mapResponsesStream(toIterable(events))) out.push(part)
+  return out
+}
+
+async function* toIterable(events: object[]): AsyncGenerator<ResponseStreamEvent> {
+  for (const event of events) yield event as ResponseStreamEvent
+}
+
+const functionCall = (args: string) => ({
+  type: 'function_call',
+  call_id: 'call_1',
+  name: 'lookup',
+  arguments: args,
+})
+
+describe('mapResponsesStream', () => {
+  it('maps text, refusal and reasoning deltas', async () => {
+    expect(
+      await parts([
+        { type: 'response.created', response: {} },
+        { type: 'response.output_item.added', item: { type: 'reasoning' } },
+        { type: 'response.reasoning_summary_text.delta', delta: 'hmm' },
+        { type: 'response.output_text.delta', delta: 'Hi' },
+        { type: 'response.output_text.delta', delta: '' },
+        { type: 'response.refusal.delta', delta: 'No.' },
+        { type: 'response.completed', response: {} },
+      ])
+    ).toEqual([
+      { type: 'reasoning' },
+      { type: 'reasoning', delta: 'hmm' },
+      { type: 'text', delta: 'Hi' },
+      { type: 'text', delta: 'No.' },
+    ])
+  })
+
+  it('emits a tool call once its item is done, empty arguments as {}', async () => {
+    const result = await parts([
+      { type: 'response.output_item.added', item: functionCall('') },
+      { type: 'response.function_call_arguments.delta', delta: '{"a"' },
+      { type: 'response.output_item.done', item: functionCall('') },
+      { type: 'response.output_item.done', item: functionCall('{"a":1}') },
+    ])
+    expect(result.slice(1)).toEqual([
+      {
+        type: 'tool-call',
+        toolCall: { role: 'tool_call', toolCallId: 'call_1', toolName: 'lookup', parameters: '{}' },
+      },
+      {
+        type: 'tool-call',
+        toolCall: {
+          role: 'tool_call',
+          toolCallId: 'call_1',
+          toolName: 'lookup',
+          parameters: '{"a":1}',
+        },
+      },
+    ])
+  })
+
+  it('throws the code of an error event, fields at the top or nested', async () => {
+    await expect(parts([{ type: 'error', code: 'server_error', message: 'oops' }])).rejects.toEqual(
+      expect.objectContaining({ code: 'server_error', message: 'oops' })
+    )
+    const nested = { type: 'error', error: { code: 'insufficient_quota', message: 'quota' } }
+    await expect(parts([nested])).rejects.toBeInstanceOf(OpenaiStreamError)
+    await expect(parts([nested])).rejects.toMatchObject({ code: 'insufficient_quota' })
+  })
+
+  it('throws on response.failed', async () => {
+    const failed = {
+      type: 'response.failed',
+      response: { error: { code: 'server_error', message: 'x' } },
+    }
+    await expect(
+      parts([{ type: 'response.output_text.delta', delta: 'a' }, failed])
+    ).rejects.toMatchObject({
+      code: 'server_error',
+      retryable: false,
+    })
+  })
+})

@@ -1,0 +1,1 @@
+export { prepareChatTools, prepareResponsesTools, shouldSendTools } from './prepare-tools.js'

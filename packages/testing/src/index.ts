@@ -1,0 +1,3 @@
+export * from './sse-server/index.js'
+export * from './openai/index.js'
+export * from './fixtures/index.js'

@@ -1,0 +1,212 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+import { readFixtureLines } from '../fixtures/fixture-path.js'
+import { playResponse } from './play-response.js'
+import type { FakePart, FakeResponse, FakeToolCall, RecordedRequest, SseDialect } from './types.js'
+
+/** Options of a {@link FakeSseServer}. */
+export interface FakeSseServerOptions {
+  /** The wire format spoken on each path, e.g. `{ '/v1/chat/completions': chatDialect }`. */
+  routes: Record<string, SseDialect>
+  /** Answer for requests when nothing is scripted (default: HTTP 418 with a message saying so). */
+  fallback?: FakeResponse
+}
+
+/** Options of a scripted stream. */
+export interface FakeStreamOptions {
+  /** Wait this long after each part that writes something (default 0). */
+  partDelayMs?: number
+  headers?: Record<string, string>
+}
+
+/**
+ * A real HTTP server on 127.0.0.1 that answers each request with the next scripted response, in
+ * the SSE dialect of the route it was sent to, and records every request. The base of the fake
+ * provider servers (`createFakeOpenAI`, and others built on it).
+ *
+ * Scripted responses are used in order, one per request, whatever the route.
+ */
+export class FakeSseServer {
+  /** Every request received, in order. */
+  readonly requests: RecordedRequest[] = []
+  private readonly queue: FakeResponse[] = []
+  private readonly sockets = new Set<Socket>()
+  private readonly server: Server
+  private port = 0
+
+  constructor(private readonly options: FakeSseServerOptions) {
+    this.server = createServer((req, res) => void this.handle(req, res))
+    this.server.on('connection', (socket) => {
+      this.sockets.add(socket)
+      socket.on('close', () => this.sockets.delete(socket))
+    })
+  }
+
+  /** Starts listening on a free port of 127.0.0.1. */
+  async listen(): Promise<this> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject)
+      this.server.listen(0, '127.0.0.1', () => resolve())
+    })
+    this.port = (this.server.address() as AddressInfo).port
+    return this
+  }
+
+  /** `http://127.0.0.1:<port>` */
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`
+  }
+
+  /** How many scripted responses are still waiting for a request. */
+  get pending(): number {
+    return this.queue.length
+  }
+
+  /** The last request received. */
+  get lastRequest(): RecordedRequest | undefined {
+    return this.requests.at(-1)
+  }
+
+  /** Queues responses, used one per request in order. */
+  enqueue(...responses: FakeResponse[]): this {
+    this.queue.push(...responses)
+    return this
+  }
+
+  /** Queues a stream of scripted parts (wrapped in the dialect's opening and closing events). */
+  replyParts(parts: FakePart[], options: FakeStreamOptions = {}): this {
+    return this.enqueue({ type: 'stream', parts, ...options })
+  }
+
+  /** Queues a streamed text answer, one delta per argument. */
+  replyText(...deltas: string[]): this {
+    return this.replyParts(deltas.map((delta) => ({ type: 'text', delta })))
+  }
+
+  /** Queues a response made of tool calls (several make parallel calls). */
+  replyToolCalls(...calls: FakeToolCall[]): this {
+    return this.replyParts(calls.map((call) => ({ type: 'tool-call', ...call })))
+  }
+
+  /**
+   * Queues the replay of a recorded stream: a fixture file path, or its lines (one JSON event
+   * each). Events are sent byte for byte, framed in the route's SSE dialect.
+   */
+  replyFixture(fixture: string | string[], options: FakeStreamOptions = {}): this {
+    const lines = typeof fixture === 'string' ? readFixtureLines(fixture) : fixture
+    return this.enqueue({
+      type: 'stream',
+      envelope: false,
+      parts: lines.map((data) => ({ type: 'event', data })),
+      ...options,
+    })
+  }
+
+  /** Queues an HTTP error: status, JSON body (default: the dialect's error body) and `retry-after`. */
+  replyError(
+    status: number,
+    body?: unknown,
+    options: { retryAfter?: number; headers?: Record<string, string> } = {}
+  ): this {
+    return this.enqueue({ type: 'error', status, body, ...options })
+  }
+
+  /** Resolves once `count` requests were received (polling every few ms). */
+  async waitForRequests(count: number, timeoutMs = 5000): Promise<RecordedRequest[]> {
+    const start = Date.now()
+    while (this.requests.length < count) {
+      if (Date.now() - start > timeoutMs) {
+        throw new Error(`Fake server: ${this.requests.length} of ${count} requests received`)
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2))
+    }
+    return this.requests.slice(0, count)
+  }
+
+  /** Forgets the scripted responses and the recorded requests. */
+  reset(): void {
+    this.queue.length = 0
+    this.requests.length = 0
+  }
+
+  /** Stops the server, closing open connections (stalled responses included). */
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy()
+    await new Promise<void>((resolve) => this.server.close(() => resolve()))
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let ended = false
+    let resetByServer = false
+    let markClosed!: () => void
+    const closed = new Promise<void>((resolve) => (markClosed = resolve))
+    const rawBody = await readBody(req)
+    const path = (req.url ?? '/').split('?')[0]!
+    const request: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path,
+      headers: req.headers,
+      body: parseBody(rawBody),
+      rawBody,
+      aborted: false,
+      finished: closed,
+    }
+    this.requests.push(request)
+    res.on('finish', () => (ended = true))
+    res.on('close', () => {
+      if (!ended && !resetByServer) request.aborted = true
+      markClosed()
+    })
+    const dialect = this.dialectFor(path)
+    const response = dialect ? this.queue.shift() : undefined
+    const reset = async () => {
+      resetByServer = true
+      const socket = res.socket
+      if (!socket) return
+      // Let what was written reach the client first, then cut the connection.
+      await new Promise<void>((resolve) => socket.write('', () => resolve()))
+      socket.destroy()
+    }
+    try {
+      if (!dialect) {
+        res.writeHead(404, { 'content-type': 'application/json' })
+        res.end(JSON.stringify({ error: { message: `Fake server: no route for ${path}` } }))
+        return
+      }
+      await playResponse(response ?? this.options.fallback ?? noScriptLeft(path), {
+        dialect,
+        request,
+        res,
+        closed,
+        reset,
+      })
+    } catch (error) {
+      res.destroy(error as Error)
+    }
+  }
+
+  private dialectFor(path: string): SseDialect | undefined {
+    const routes = Object.entries(this.options.routes)
+    return (routes.find(([route]) => path === route) ?? routes.find(([r]) => path.endsWith(r)))?.[1]
+  }
+}
+
+function noScriptLeft(path: string): FakeResponse {
+  const message = `Fake server: no scripted response left for ${path}`
+  return { type: 'error', status: 418, body: { error: { message, type: 'fake_server' } } }
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of req) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+function parseBody(raw: string): unknown {
+  if (raw === '') return undefined
+  try {
+    return JSON.parse(raw)
+  } catch {
+    return raw
+  }
+}
