@@ -158,7 +158,12 @@ export class FakeSseServer {
       markClosed()
     })
     const dialect = this.dialectFor(path)
-    const response = dialect ? this.queue.shift() : undefined
+    const rejection = dialect?.rejectRequest?.(request)
+    const response: FakeResponse | undefined = rejection
+      ? { type: 'error', ...rejection }
+      : dialect
+        ? this.queue.shift()
+        : undefined
     const reset = async () => {
       resetByServer = true
       const socket = res.socket

@@ -93,4 +93,9 @@ export interface SseDialect {
   createEncoder(request: RecordedRequest): StreamEncoder
   /** The JSON body of an HTTP error response. */
   errorBody(status: number, message: string): unknown
+  /**
+   * Rejects a request the real API would refuse (an HTTP error instead of the next scripted
+   * response, which stays queued), or returns undefined to accept it.
+   */
+  rejectRequest?(request: RecordedRequest): { status: number; body: unknown } | undefined
 }
