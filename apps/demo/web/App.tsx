@@ -45,7 +45,8 @@ export function App() {
   useMicdropEndCall(() => setEnded(true))
   useMicdropError((error) => setLastError(error.message))
   useEffect(() => {
-    const onMetrics = (metrics: MicdropTurnMetrics) => setTurns((previous) => [...previous, metrics])
+    const onMetrics = (metrics: MicdropTurnMetrics) =>
+      setTurns((previous) => [...previous, metrics])
     Micdrop.on('Metrics', onMetrics)
     return () => void Micdrop.off('Metrics', onMetrics)
   }, [])
@@ -84,11 +85,19 @@ export function App() {
         <CallState state={state} />
         <label>
           Token
-          <input value={token} onChange={(event) => setToken(event.target.value)} disabled={inCall} />
+          <input
+            value={token}
+            onChange={(event) => setToken(event.target.value)}
+            disabled={inCall}
+          />
         </label>
         <label>
           Voice detection
-          <select value={vad} onChange={(event) => setVad(event.target.value as VadChoice)} disabled={inCall}>
+          <select
+            value={vad}
+            onChange={(event) => setVad(event.target.value as VadChoice)}
+            disabled={inCall}
+          >
             <option value="volume">Volume</option>
             <option value="silero">Silero (neural)</option>
             <option value="both">Volume and Silero</option>

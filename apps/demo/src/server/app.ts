@@ -4,7 +4,13 @@ import { fileURLToPath } from 'node:url'
 import fastifyStatic from '@fastify/static'
 import fastifyWebsocket from '@fastify/websocket'
 import type { Agent, STT, TTS } from '@openmic/core'
-import { handleError, MicdropError, MicdropErrorCode, MicdropServer, waitForParams } from '@openmic/server'
+import {
+  handleError,
+  MicdropError,
+  MicdropErrorCode,
+  MicdropServer,
+  waitForParams,
+} from '@openmic/server'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { DemoConfig } from './config.js'
 import { createAgent, createSTT, createTTS } from './providers.js'
@@ -32,16 +38,16 @@ export async function buildApp(
   config: DemoConfig,
   factories: CallFactories = defaultFactories
 ): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false })
+  const app = Fastify({ logger: false, forceCloseConnections: true })
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES } })
   await app.register(fastifyStatic, { root: publicDir })
   await app.register(fastifyStatic, {
-    root: dirname(require.resolve('@ricky0123/vad-web/dist/silero_vad_legacy.onnx')),
+    root: dirname(require.resolve('@ricky0123/vad-web/dist/silero_vad_v5.onnx')),
     prefix: '/vad/',
     decorateReply: false,
   })
   await app.register(fastifyStatic, {
-    root: dirname(require.resolve('onnxruntime-web/dist/ort-wasm-simd-threaded.wasm')),
+    root: dirname(require.resolve('onnxruntime-web/ort-wasm-simd-threaded.wasm')),
     prefix: '/ort/',
     decorateReply: false,
   })

@@ -6,7 +6,9 @@ async function main() {
   const app = await buildApp(config)
   const address = await app.listen({ host: config.host, port: config.port })
   const url = address
-  console.log(`\nopenmic demo: open ${url}  (agent: ${config.agent}, stt: ${config.stt}, tts: ${config.tts})\n`)
+  console.log(
+    `\nopenmic demo: open ${url}  (agent: ${config.agent}, stt: ${config.stt}, tts: ${config.tts})\n`
+  )
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => void app.close().then(() => process.exit(0)))
   }

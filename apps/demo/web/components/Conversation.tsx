@@ -15,19 +15,34 @@ function describe(item: MicdropConversationItem): string {
 }
 
 /** The call's conversation: user and assistant messages, tool calls and their results. */
-export function Conversation({ items, ended }: { items: MicdropConversationItem[]; ended: boolean }) {
+export function Conversation({
+  items,
+  ended,
+}: {
+  items: MicdropConversationItem[]
+  ended: boolean
+}) {
   const visible = items.filter((item) => item.role !== 'system')
   return (
     <section className="conversation" aria-label="Conversation">
       <h2>Conversation</h2>
       {visible.length === 0 && <p className="ended">Start a call and say something.</p>}
       {visible.map((item, index) => (
-        <div key={index} className="message" data-role={item.role} data-testid={`message-${item.role}`}>
+        <div
+          key={index}
+          className="message"
+          data-role={item.role}
+          data-testid={`message-${item.role}`}
+        >
           <span className="who">{WHO[item.role]}</span>
           {describe(item)}
         </div>
       ))}
-      {ended && <p className="ended" data-testid="call-ended">The assistant ended the call.</p>}
+      {ended && (
+        <p className="ended" data-testid="call-ended">
+          The assistant ended the call.
+        </p>
+      )}
     </section>
   )
 }

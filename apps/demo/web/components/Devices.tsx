@@ -12,7 +12,11 @@ export function DeviceSelect({ label, devices, value, onChange }: DeviceSelectPr
   return (
     <label>
       {label}
-      <select value={value ?? ''} onChange={(event) => onChange(event.target.value)} disabled={devices.length === 0}>
+      <select
+        value={value ?? ''}
+        onChange={(event) => onChange(event.target.value)}
+        disabled={devices.length === 0}
+      >
         {devices.length === 0 && <option value="">Default</option>}
         {devices.map((device) => (
           <option key={device.deviceId} value={device.deviceId}>
