@@ -1,0 +1,1 @@
+export { LocalSetupError } from './LocalSetupError.js'

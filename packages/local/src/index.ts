@@ -1,0 +1,7 @@
+export * from './agent/index.js'
+export * from './errors/index.js'
+export * from './stt/index.js'
+export * from './tts/index.js'
+export type { FliteVoice } from './native/flite.js'
+export { DEFAULT_MODEL_DIR } from './native/pocketsphinx.js'
+export { STT_PACKAGES, TTS_PACKAGES } from './native/packages.js'

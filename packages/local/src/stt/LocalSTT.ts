@@ -1,0 +1,134 @@
+import type { Readable } from 'node:stream'
+import { STT } from '@openmic/core'
+import { checkPocketsphinx, type PocketsphinxOptions } from '../native/pocketsphinx.js'
+import { WorkerHost } from '../worker/WorkerHost.js'
+import type { SttRequest, SttResponse, SttWorkerData } from './messages.js'
+import { Pcm16Aligner } from './Pcm16Aligner.js'
+
+/** Options of {@link LocalSTT}: where the model is and extra pocketsphinx arguments. */
+export type LocalSTTOptions = PocketsphinxOptions
+
+/** The utterance being streamed to the worker. */
+interface Streaming {
+  utt: number
+  detach: () => void
+}
+
+/**
+ * Offline speech-to-text with CMU pocketsphinx and Debian's US-English model. No key, no download.
+ *
+ * The decoder runs in a worker thread (the event loop never blocks) and decodes while the user
+ * speaks, so the transcript is ready a few milliseconds after the audio stream ends. The model
+ * loads once per `LocalSTT` (about half a second, in the background; await {@link LocalSTT.ready}
+ * to wait for it) and the decoder is reused for every utterance. Emits one `Transcript` per
+ * utterance, none when nothing was recognized. Call `destroy()` to stop the worker.
+ *
+ * @throws {LocalSetupError} when `libpocketsphinx3` or `pocketsphinx-en-us` is not installed.
+ *
+ * @example
+ * const stt = new LocalSTT()
+ * stt.on('Transcript', (text) => console.log(text))
+ * stt.transcribe(audio) // a Readable of PCM16 16 kHz mono that ends with the utterance
+ */
+export class LocalSTT extends STT {
+  private readonly host: WorkerHost<SttRequest, SttResponse>
+  private streaming?: Streaming
+  private lastUtt = 0
+  /** Utterances whose transcript is awaited. */
+  private readonly waiting = new Set<number>()
+
+  constructor(options: LocalSTTOptions = {}) {
+    super()
+    checkPocketsphinx(options)
+    const workerData: SttWorkerData = { options }
+    this.host = new WorkerHost(
+      new URL('./stt-worker.js', import.meta.url),
+      workerData,
+      (message) => this.onMessage(message),
+      (error) => this.onFatal(error)
+    )
+  }
+
+  /** Resolves once the model is loaded; `transcribe()` may be called before (audio waits). */
+  ready(): Promise<void> {
+    return this.host.ready
+  }
+
+  transcribe(audio: Readable): void {
+    this.abortStreaming()
+    const utt = ++this.lastUtt
+    const failure = this.host.error
+    if (failure) {
+      process.nextTick(() => this.emit('Failed', failure))
+      return
+    }
+    const aligner = new Pcm16Aligner()
+    this.waiting.add(utt)
+    this.host.hold()
+    this.host.post({ type: 'start', utt })
+    this.log(`Utterance ${utt} started`)
+
+    const onData = (chunk: Buffer | string) => {
+      const samples = aligner.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
+      if (samples.length > 0) this.host.post({ type: 'audio', utt, samples }, [samples.buffer])
+    }
+    const onEnd = () => {
+      detach()
+      this.streaming = undefined
+      this.host.post({ type: 'end', utt })
+    }
+    const onError = (error: unknown) => {
+      this.abortStreaming()
+      this.emit('Failed', error)
+    }
+    const detach = () => {
+      audio.off('data', onData)
+      audio.off('end', onEnd)
+      audio.off('error', onError)
+    }
+    this.streaming = { utt, detach }
+    audio.on('data', onData)
+    audio.on('end', onEnd)
+    audio.on('error', onError)
+  }
+
+  override destroy(): void {
+    this.abortStreaming()
+    for (const utt of this.waiting) this.settle(utt)
+    this.host.terminate()
+    super.destroy()
+  }
+
+  /** Stops listening to the utterance being streamed and drops it. */
+  private abortStreaming() {
+    const streaming = this.streaming
+    if (!streaming) return
+    this.streaming = undefined
+    streaming.detach()
+    this.host.post({ type: 'abort', utt: streaming.utt })
+    this.settle(streaming.utt)
+  }
+
+  private settle(utt: number): boolean {
+    if (!this.waiting.delete(utt)) return false
+    this.host.release()
+    return true
+  }
+
+  private onMessage(message: SttResponse) {
+    if (message.type === 'ready' || !this.settle(message.utt)) return
+    if (message.type === 'error') {
+      this.emit('Failed', new Error(`LocalSTT: ${message.message}`))
+      return
+    }
+    this.log(`Utterance ${message.utt}: "${message.text}"`)
+    if (message.text) this.emit('Transcript', message.text)
+  }
+
+  private onFatal(error: Error) {
+    this.streaming?.detach()
+    this.streaming = undefined
+    for (const utt of this.waiting) this.settle(utt)
+    this.emit('Failed', error)
+  }
+}

@@ -1,0 +1,2 @@
+export { LocalSTT } from './LocalSTT.js'
+export type { LocalSTTOptions } from './LocalSTT.js'

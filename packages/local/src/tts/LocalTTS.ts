@@ -1,0 +1,143 @@
+import type { Readable } from 'node:stream'
+import { TTS } from '@openmic/core'
+import { checkFlite, type FliteVoice } from '../native/flite.js'
+import { WorkerHost } from '../worker/WorkerHost.js'
+import type { TtsRequest, TtsResponse, TtsWorkerData } from './messages.js'
+import { SpeakJob } from './SpeakJob.js'
+
+/** Options of {@link LocalTTS}. */
+export interface LocalTTSOptions {
+  /** flite voice; default `slt` (US English, female, 16 kHz). */
+  voice?: FliteVoice
+  /** A sentence longer than this (characters) is cut at a comma or a space. Default 200. */
+  maxSentenceLength?: number
+  /** Largest `Audio` chunk, in milliseconds of speech. Default 250. */
+  chunkMs?: number
+}
+
+/**
+ * Offline text-to-speech with flite (Debian's `libflite1`). No key, no download.
+ *
+ * flite runs in-process (through koffi) in a worker thread. The text is cut into sentences as it
+ * streams in, and each sentence is synthesized as soon as it is complete, so the first audio comes
+ * after the first sentence, not after the whole answer. Emits `Audio` (PCM16 mono 16 kHz) chunks,
+ * then `AudioEnd` once the text ended and all its audio was emitted. `cancel()` stops at once: no
+ * `Audio` of the cancelled text is emitted afterwards. A `speak()` while speaking is queued after
+ * the current text. Call `destroy()` to stop the worker.
+ *
+ * @throws {LocalSetupError} when `libflite1` is not installed.
+ *
+ * @example
+ * const tts = new LocalTTS()
+ * tts.on('Audio', (pcm) => speaker.write(pcm))
+ * tts.speak(Readable.from(['Hello there. ', 'How can I help?']))
+ */
+export class LocalTTS extends TTS {
+  private readonly host: WorkerHost<TtsRequest, TtsResponse>
+  private readonly maxSentenceLength: number
+  private readonly chunkBytes: number
+  private jobs: SpeakJob[] = []
+  /** The sentence being synthesized (one at a time, so cancel never waits for queued work). */
+  private inFlight?: number
+  private lastId = 0
+  /** Incremented by `cancel()`: audio emission checks it between chunks. */
+  private epoch = 0
+
+  constructor(options: LocalTTSOptions = {}) {
+    super()
+    const voice = options.voice ?? 'slt'
+    checkFlite(voice)
+    this.maxSentenceLength = options.maxSentenceLength ?? 200
+    this.chunkBytes = Math.max(2, Math.round(((options.chunkMs ?? 250) * 16000) / 1000) * 2)
+    const workerData: TtsWorkerData = { voice }
+    this.host = new WorkerHost(
+      new URL('./tts-worker.js', import.meta.url),
+      workerData,
+      (message) => this.onMessage(message),
+      (error) => this.onFatal(error)
+    )
+  }
+
+  /** Resolves once the voice is loaded; `speak()` may be called before. */
+  ready(): Promise<void> {
+    return this.host.ready
+  }
+
+  speak(text: Readable): void {
+    const failure = this.host.error
+    if (failure) {
+      process.nextTick(() => this.emit('Failed', failure))
+      return
+    }
+    const job = new SpeakJob(
+      text,
+      this.maxSentenceLength,
+      () => this.pump(),
+      (error) => this.emit('Failed', error)
+    )
+    this.jobs.push(job)
+    this.pump()
+  }
+
+  cancel(): void {
+    this.epoch++
+    for (const job of this.jobs) job.detach()
+    this.jobs = []
+    this.settleInFlight()
+    this.log('Cancelled')
+  }
+
+  override destroy(): void {
+    super.destroy()
+    this.host.terminate()
+  }
+
+  /** Sends the next sentence to the worker, or ends the current job. */
+  private pump() {
+    while (this.inFlight === undefined) {
+      const job = this.jobs[0]
+      if (!job) return
+      const text = job.sentences.shift()
+      if (text !== undefined) {
+        this.inFlight = ++this.lastId
+        this.host.hold()
+        this.host.post({ type: 'speak', id: this.inFlight, text })
+        return
+      }
+      if (!job.ended) return
+      this.jobs.shift()
+      this.emit('AudioEnd')
+    }
+  }
+
+  private settleInFlight(): boolean {
+    if (this.inFlight === undefined) return false
+    this.inFlight = undefined
+    this.host.release()
+    return true
+  }
+
+  private onMessage(message: TtsResponse) {
+    if (message.type === 'ready' || message.id !== this.inFlight) return
+    this.settleInFlight()
+    if (message.type === 'error') this.emit('Failed', new Error(`LocalTTS: ${message.message}`))
+    else this.emitAudio(message.samples)
+    this.pump()
+  }
+
+  /** Emits the sentence in chunks; stops if a listener cancels. */
+  private emitAudio(samples: Int16Array) {
+    const epoch = this.epoch
+    const audio = Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength)
+    for (let start = 0; start < audio.length && epoch === this.epoch; start += this.chunkBytes) {
+      this.emit('Audio', audio.subarray(start, start + this.chunkBytes))
+    }
+  }
+
+  private onFatal(error: Error) {
+    for (const job of this.jobs) job.detach()
+    this.jobs = []
+    this.settleInFlight()
+    this.emit('Failed', error)
+  }
+}

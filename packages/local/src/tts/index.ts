@@ -1,0 +1,3 @@
+export { LocalTTS } from './LocalTTS.js'
+export type { LocalTTSOptions } from './LocalTTS.js'
+export { SentenceSplitter } from './SentenceSplitter.js'

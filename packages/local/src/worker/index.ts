@@ -1,0 +1,2 @@
+export { WorkerHost } from './WorkerHost.js'
+export { serve } from './serve.js'
