@@ -1,0 +1,63 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { DemoConfigError, loadConfig } from './config.js'
+
+describe('loadConfig', () => {
+  it('defaults to the offline pipeline on 127.0.0.1:3000 with the demo token', () => {
+    expect(loadConfig({})).toMatchObject({
+      host: '127.0.0.1',
+      port: 3000,
+      token: 'demo',
+      agent: 'local',
+      stt: 'local',
+      tts: 'local',
+    })
+  })
+
+  it('picks OpenAI, then Mistral, when their key is set', () => {
+    expect(loadConfig({ OPENAI_API_KEY: 'sk-1', MISTRAL_API_KEY: 'm' }).agent).toBe('openai')
+    expect(loadConfig({ MISTRAL_API_KEY: 'm' })).toMatchObject({
+      agent: 'mistral',
+      mistral: { apiKey: 'm' },
+    })
+    expect(loadConfig({ OPENAI_API_KEY: 'sk', OPENMIC_AGENT: 'local' }).agent).toBe('local')
+  })
+
+  it('says what is missing when a provider is chosen without its key', () => {
+    expect(() => loadConfig({ OPENMIC_AGENT: 'openai' })).toThrow(
+      new DemoConfigError(
+        'OPENMIC_AGENT=openai needs OPENAI_API_KEY (or OPENAI_BASE_URL for a compatible server).'
+      )
+    )
+    expect(() => loadConfig({ OPENMIC_AGENT: 'mistral' })).toThrow(/needs MISTRAL_API_KEY/)
+  })
+
+  it('rejects invalid values with a readable message', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/Invalid demo configuration:[\s\S]*port/)
+    expect(() => loadConfig({ OPENMIC_AGENT: 'gpt' })).toThrow(DemoConfigError)
+  })
+
+  it('reads a JSON config file, which the environment overrides', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'openmic-demo-'))
+    const path = join(dir, 'openmic.config.json')
+    writeFileSync(
+      path,
+      JSON.stringify({ port: 4000, token: 'secret', openai: { model: 'gpt-test' } })
+    )
+    expect(
+      loadConfig({ OPENMIC_CONFIG: path, OPENMIC_TOKEN: 'env-token', OPENAI_API_KEY: 'k' })
+    ).toMatchObject({
+      port: 4000,
+      token: 'env-token',
+      agent: 'openai',
+      openai: { model: 'gpt-test', apiKey: 'k' },
+    })
+    writeFileSync(path, '[1,2]')
+    expect(() => loadConfig({ OPENMIC_CONFIG: path })).toThrow(/not a JSON object/)
+    expect(() => loadConfig({ OPENMIC_CONFIG: join(dir, 'missing.json') })).toThrow(
+      /Cannot read OPENMIC_CONFIG/
+    )
+  })
+})

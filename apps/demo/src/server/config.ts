@@ -1,0 +1,115 @@
+import { readFileSync } from 'node:fs'
+import { z } from 'zod'
+
+const Provider = z.object({
+  apiKey: z.string().min(1).optional(),
+  model: z.string().min(1).optional(),
+  baseURL: z.string().url().optional(),
+})
+
+const DemoConfigSchema = z.object({
+  host: z.string().min(1).default('127.0.0.1'),
+  port: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** The token the page must send as a call parameter. */
+  token: z.string().min(1).default('demo'),
+  /** `auto`: OpenAI when OPENAI_API_KEY is set, else Mistral when MISTRAL_API_KEY is set, else local. */
+  agent: z.enum(['auto', 'openai', 'mistral', 'local']).default('auto'),
+  stt: z.enum(['local', 'mock']).default('local'),
+  tts: z.enum(['local', 'mock']).default('local'),
+  /** Send each turn's latency to the page (`Metrics` messages). */
+  metrics: z.coerce.boolean().default(true),
+  openai: Provider.default({}),
+  mistral: Provider.default({}),
+})
+
+export type DemoConfig = Omit<z.infer<typeof DemoConfigSchema>, 'agent'> & {
+  agent: 'openai' | 'mistral' | 'local'
+}
+
+/** The demo's configuration is wrong; the message says what and how to fix it. */
+export class DemoConfigError extends Error {
+  override readonly name = 'DemoConfigError'
+}
+
+/**
+ * Reads the configuration: defaults, then the JSON file named by `OPENMIC_CONFIG` (if any), then
+ * environment variables (`OPENMIC_HOST`, `PORT`, `OPENMIC_TOKEN`, `OPENMIC_AGENT`, `OPENMIC_STT`,
+ * `OPENMIC_TTS`, `OPENAI_API_KEY`, `OPENAI_MODEL`, `OPENAI_BASE_URL`, `MISTRAL_API_KEY`,
+ * `MISTRAL_MODEL`).
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
+  const file = env.OPENMIC_CONFIG ? readConfigFile(env.OPENMIC_CONFIG) : {}
+  const fromEnv = prune({
+    host: env.OPENMIC_HOST,
+    port: env.PORT ?? env.OPENMIC_PORT,
+    token: env.OPENMIC_TOKEN,
+    agent: env.OPENMIC_AGENT,
+    stt: env.OPENMIC_STT,
+    tts: env.OPENMIC_TTS,
+    openai: prune({
+      apiKey: env.OPENAI_API_KEY,
+      model: env.OPENAI_MODEL,
+      baseURL: env.OPENAI_BASE_URL,
+    }),
+    mistral: prune({ apiKey: env.MISTRAL_API_KEY, model: env.MISTRAL_MODEL }),
+  })
+  const merged = {
+    ...file,
+    ...fromEnv,
+    openai: { ...(file.openai as object), ...(fromEnv.openai as object) },
+    mistral: { ...(file.mistral as object), ...(fromEnv.mistral as object) },
+  }
+  const parsed = DemoConfigSchema.safeParse(merged)
+  if (!parsed.success)
+    throw new DemoConfigError(`Invalid demo configuration:\n${z.prettifyError(parsed.error)}`)
+  return { ...parsed.data, agent: resolveAgent(parsed.data) }
+}
+
+function resolveAgent(config: z.infer<typeof DemoConfigSchema>): DemoConfig['agent'] {
+  if (config.agent === 'auto') {
+    if (config.openai.apiKey || config.openai.baseURL) return 'openai'
+    if (config.mistral.apiKey) return 'mistral'
+    return 'local'
+  }
+  if (config.agent === 'openai' && !config.openai.apiKey && !config.openai.baseURL) {
+    throw new DemoConfigError(
+      'OPENMIC_AGENT=openai needs OPENAI_API_KEY (or OPENAI_BASE_URL for a compatible server).'
+    )
+  }
+  if (config.agent === 'mistral' && !config.mistral.apiKey) {
+    throw new DemoConfigError('OPENMIC_AGENT=mistral needs MISTRAL_API_KEY.')
+  }
+  return config.agent
+}
+
+function readConfigFile(path: string): Record<string, unknown> {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    throw new DemoConfigError(
+      `Cannot read OPENMIC_CONFIG file ${path}: ${(error as Error).message}`
+    )
+  }
+  try {
+    const json = JSON.parse(text) as unknown
+    if (typeof json !== 'object' || json === null || Array.isArray(json))
+      throw new Error('not a JSON object')
+    return json as Record<string, unknown>
+  } catch (error) {
+    throw new DemoConfigError(
+      `OPENMIC_CONFIG file ${path} is not a JSON object: ${(error as Error).message}`
+    )
+  }
+}
+
+function prune(object: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(object).filter(
+      ([, value]) =>
+        value !== undefined &&
+        value !== '' &&
+        !(typeof value === 'object' && value !== null && Object.keys(value).length === 0)
+    )
+  )
+}

@@ -1,0 +1,148 @@
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
+import { dirname, join, resolve } from 'node:path'
+import { Readable } from 'node:stream'
+import { fileURLToPath } from 'node:url'
+import { LocalTTS } from '@openmic/local'
+import type { TTS } from '@openmic/core'
+import type { FastifyInstance } from 'fastify'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildApp } from '../src/server/app.js'
+import { loadConfig } from '../src/server/config.js'
+import { createAgent, createSTT, createTTS } from '../src/server/providers.js'
+import { pcmToWav, silence } from './wav.js'
+
+const demoDir = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const artifacts = join(demoDir, '.artifacts')
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+/** Speaks `text` with flite (through LocalTTS) into a WAV: 1.5 s of silence, the words, 10 s of silence. */
+async function spokenWav(text: string, name: string): Promise<string> {
+  const tts = new LocalTTS()
+  const chunks: Buffer[] = []
+  await new Promise<void>((done, fail) => {
+    tts.on('Audio', (audio) => chunks.push(audio))
+    tts.on('AudioEnd', done)
+    tts.on('Failed', fail)
+    tts.speak(Readable.from([text]))
+  })
+  tts.destroy()
+  const path = join(artifacts, `${name}.wav`)
+  writeFileSync(path, pcmToWav(Buffer.concat([silence(1.5), ...chunks, silence(10)])))
+  return path
+}
+
+/** Records, in the page, the frames the server sends: `audio` for binary ones, the command word for text. */
+function recordFrames(page: Page) {
+  return page.addInitScript(() => {
+    const frames: string[] = []
+    ;(window as unknown as { frames_: string[] }).frames_ = frames
+    const Native = window.WebSocket
+    window.WebSocket = class extends Native {
+      constructor(url: string | URL, protocols?: string | string[]) {
+        super(url, protocols)
+        this.addEventListener('message', (event) => {
+          frames.push(typeof event.data === 'string' ? event.data.split(' ')[0]! : 'audio')
+        })
+      }
+    } as typeof WebSocket
+  })
+}
+
+async function launch(wav: string): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--autoplay-policy=no-user-gesture-required',
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-audio-capture=${wav}%noloop`,
+    ],
+  })
+}
+
+describe('the demo, in Chromium, with offline speech and the local agent', () => {
+  let app: FastifyInstance
+  let url: string
+  let audioBytes = 0
+  const browsers: Browser[] = []
+
+  beforeAll(async () => {
+    mkdirSync(artifacts, { recursive: true })
+    execFileSync('node', [join(demoDir, 'scripts', 'build-web.mjs')], { stdio: 'inherit' })
+    const config = loadConfig({ PORT: '0' })
+    app = await buildApp(config, {
+      createAgent,
+      createSTT,
+      createTTS: async (c) => {
+        const tts: TTS = await createTTS(c)
+        tts.on('Audio', (audio) => (audioBytes += audio.length))
+        return tts
+      },
+    })
+    await app.listen({ host: '127.0.0.1', port: 0 })
+    url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/`
+  }, 60_000)
+
+  afterAll(async () => {
+    await Promise.all(browsers.map((browser) => browser.close()))
+    await app?.close()
+  })
+
+  async function call(wav: string): Promise<Page> {
+    const browser = await launch(wav)
+    browsers.push(browser)
+    const page = await browser.newPage()
+    page.on('pageerror', (error) => console.error('[page error]', error.message))
+    await recordFrames(page)
+    await page.goto(url)
+    await page.getByTestId('start').click()
+    return page
+  }
+
+  it('answers "what time is it" with the time, spoken', async () => {
+    const wav = await spokenWav('What time is it?', 'what-time-is-it')
+    const page = await call(wav)
+    const user = page.getByTestId('message-user').first()
+    await user.waitFor({ timeout: 20_000 })
+    expect((await user.textContent())?.toLowerCase()).toContain('time')
+    const answer = page
+      .getByTestId('message-assistant')
+      .filter({ hasText: /It is \d{1,2}:\d{2} [AP]M/ })
+    await answer.waitFor({ timeout: 20_000 })
+    await expect.poll(() => page.getByTestId('message-tool_call').count()).toBeGreaterThan(0)
+    await expect
+      .poll(() =>
+        page.evaluate(
+          () =>
+            (window as unknown as { frames_: string[] }).frames_.filter((f) => f === 'audio').length
+        )
+      )
+      .toBeGreaterThan(5)
+    expect(audioBytes).toBeGreaterThan(16_000)
+    await page.screenshot({ path: join(artifacts, 'demo.png'), fullPage: true })
+  }, 60_000)
+
+  it('ends the call on "goodbye", EndCall coming after the last audio frame', async () => {
+    const wav = await spokenWav('Goodbye.', 'goodbye')
+    const page = await call(wav)
+    await page.getByTestId('call-ended').waitFor({ timeout: 30_000 })
+    const frames = await page.evaluate(() => (window as unknown as { frames_: string[] }).frames_)
+    const endCall = frames.indexOf('EndCall')
+    expect(endCall).toBeGreaterThan(-1)
+    expect(frames.lastIndexOf('audio')).toBeLessThan(endCall)
+    expect(frames.slice(0, endCall)).toContain('audio')
+    const texts = await page.getByTestId('message-assistant').allTextContents()
+    expect(texts.at(-1)).toContain('Goodbye')
+  }, 60_000)
+})

@@ -1,0 +1,48 @@
+import type { MicdropConversationItem } from '@openmic/client'
+
+const WHO: Record<MicdropConversationItem['role'], string> = {
+  system: 'System',
+  user: 'You',
+  assistant: 'Assistant',
+  tool_call: 'Tool call',
+  tool_result: 'Tool result',
+}
+
+function describe(item: MicdropConversationItem): string {
+  if (item.role === 'tool_call') return `${item.toolName}(${item.parameters})`
+  if (item.role === 'tool_result') return `${item.toolName} → ${item.output}`
+  return item.content
+}
+
+/** The call's conversation: user and assistant messages, tool calls and their results. */
+export function Conversation({
+  items,
+  ended,
+}: {
+  items: MicdropConversationItem[]
+  ended: boolean
+}) {
+  const visible = items.filter((item) => item.role !== 'system')
+  return (
+    <section className="conversation" aria-label="Conversation">
+      <h2>Conversation</h2>
+      {visible.length === 0 && <p className="ended">Start a call and say something.</p>}
+      {visible.map((item, index) => (
+        <div
+          key={index}
+          className="message"
+          data-role={item.role}
+          data-testid={`message-${item.role}`}
+        >
+          <span className="who">{WHO[item.role]}</span>
+          {describe(item)}
+        </div>
+      ))}
+      {ended && (
+        <p className="ended" data-testid="call-ended">
+          The assistant ended the call.
+        </p>
+      )}
+    </section>
+  )
+}
