@@ -18,7 +18,7 @@ const demoDir = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const artifacts = join(demoDir, '.artifacts')
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
-/** Speaks `text` with flite (through LocalTTS) into a WAV: 1.5 s of silence, the words, 10 s of silence. */
+/** Speaks `text` with flite (through LocalTTS) into a WAV: 2.5 s of silence, the words, 10 s of silence. */
 async function spokenWav(text: string, name: string): Promise<string> {
   const tts = new LocalTTS()
   const chunks: Buffer[] = []
@@ -30,7 +30,7 @@ async function spokenWav(text: string, name: string): Promise<string> {
   })
   tts.destroy()
   const path = join(artifacts, `${name}.wav`)
-  writeFileSync(path, pcmToWav(Buffer.concat([silence(1.5), ...chunks, silence(10)])))
+  writeFileSync(path, pcmToWav(Buffer.concat([silence(2.5), ...chunks, silence(10)])))
   return path
 }
 
@@ -43,7 +43,7 @@ function recordFrames(page: Page) {
     window.WebSocket = class extends Native {
       constructor(url: string | URL, protocols?: string | string[]) {
         super(url, protocols)
-        this.addEventListener('message', (event) => {
+        this.addEventListener('message', (event: MessageEvent) => {
           frames.push(typeof event.data === 'string' ? event.data.split(' ')[0]! : 'audio')
         })
       }
@@ -134,7 +134,7 @@ describe('the demo, in Chromium, with offline speech and the local agent', () =>
   }, 60_000)
 
   it('ends the call on "goodbye", EndCall coming after the last audio frame', async () => {
-    const wav = await spokenWav('Goodbye.', 'goodbye')
+    const wav = await spokenWav('Thank you, goodbye.', 'goodbye')
     const page = await call(wav)
     await page.getByTestId('call-ended').waitFor({ timeout: 30_000 })
     const frames = await page.evaluate(() => (window as unknown as { frames_: string[] }).frames_)

@@ -57,16 +57,18 @@ export function App() {
   }, [])
 
   const inCall = state.isStarted || state.isStarting
-  const start = () => {
+  const start = async () => {
     setEnded(false)
     setTurns([])
     setLastError(undefined)
-    Micdrop.start({
+    // Silero's runtime (vad-web, onnxruntime-web) is a separate chunk, loaded only when chosen
+    if (vad !== 'volume') await import('@openmic/client/silero')
+    await Micdrop.start({
       url: callUrl(),
       params: { token },
       vad: vadConfig(vad),
       debugLog: new URLSearchParams(location.search).has('debug'),
-    }).catch(() => {})
+    }).catch(() => {}) // shown through useMicdropError
   }
 
   return (
@@ -105,7 +107,7 @@ export function App() {
         </label>
         <div className="row">
           {!inCall ? (
-            <button onClick={start} data-testid="start">
+            <button onClick={() => void start()} data-testid="start">
               Start call
             </button>
           ) : (

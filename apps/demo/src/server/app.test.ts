@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { buildApp } from './app.js'
 import { loadConfig } from './config.js'
-import { GREETING } from '../agent/replies.js'
+import { LOCAL_AGENT_GREETING } from '@openmic/local'
 
 describe('the demo server', () => {
   let app: FastifyInstance
@@ -58,7 +58,7 @@ describe('the demo server', () => {
     })
     socket.close()
     expect(received).toContain(
-      `Message ${JSON.stringify({ role: 'assistant', content: GREETING })}`
+      `Message ${JSON.stringify({ role: 'assistant', content: LOCAL_AGENT_GREETING })}`
     )
     expect(received.filter((frame) => typeof frame === 'number').length).toBeGreaterThan(0)
   })

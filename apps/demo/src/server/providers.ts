@@ -1,5 +1,4 @@
 import { MockSTT, MockTTS, type Agent, type STT, type TTS } from '@openmic/core'
-import { LocalAgent } from '../agent/LocalAgent.js'
 import type { DemoConfig } from './config.js'
 
 const SYSTEM_PROMPT =
@@ -17,8 +16,10 @@ export async function createAgent(config: DemoConfig): Promise<Agent> {
       const { MistralAgent } = await import('@openmic/mistral')
       return new MistralAgent({ systemPrompt: SYSTEM_PROMPT, autoEndCall: true, ...config.mistral })
     }
-    case 'local':
+    case 'local': {
+      const { LocalAgent } = await import('@openmic/local')
       return new LocalAgent()
+    }
   }
 }
 
