@@ -76,7 +76,8 @@ async function runOnce(n, reference, children) {
     nextMessage(client, 'window'),
   ])
   if (client.exitCode === null) await once(client, 'exit')
-  server.kill()
+  server.send({ type: 'exit' })
+  await Promise.race([once(server, 'exit'), sleep(5000)])
   const sorted = clientWindow.latencies.sort((a, b) => a - b)
   return {
     p50: percentile(sorted, 50),
@@ -106,11 +107,11 @@ for (const n of Ns) {
 
 const f = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '-')
 console.log(
-  '\n| N | p50 ms (ref) | p90 ms (ref) | p99 ms (ref) | p99 ratio | turns/s | server CPU % (ref) | loop delay p99 ms | heap KB/conn | RSS KB/conn |'
+  '\n| N | p50 ms (ref) | p90 ms (ref) | p99 ms (ref) | p99 ratio | turns/s | server CPU % (ref) | loop delay p99 ms (ref) | heap KB/conn (ref) | RSS KB/conn |'
 )
 console.log('|---|---|---|---|---|---|---|---|---|---|')
 for (const { n, micdrop: m, reference: r } of rows) {
   console.log(
-    `| ${n} | ${f(m.p50)} (${f(r.p50)}) | ${f(m.p90)} (${f(r.p90)}) | ${f(m.p99)} (${f(r.p99)}) | ${f(m.p99 / r.p99)} | ${f(m.turnsPerSecond, 0)} | ${f(m.cpu, 1)} (${f(r.cpu, 1)}) | ${f(m.loopP99)} | ${f(m.heapPerConn, 1)} | ${f(m.rssPerConn, 1)} |`
+    `| ${n} | ${f(m.p50)} (${f(r.p50)}) | ${f(m.p90)} (${f(r.p90)}) | ${f(m.p99)} (${f(r.p99)}) | ${f(m.p99 / r.p99)} | ${f(m.turnsPerSecond, 0)} | ${f(m.cpu, 1)} (${f(r.cpu, 1)}) | ${f(m.loopP99)} (${f(r.loopP99)}) | ${f(m.heapPerConn, 1)} (${f(r.heapPerConn, 1)}) | ${f(m.rssPerConn, 1)} |`
   )
 }

@@ -1,4 +1,4 @@
-import { MockTTS, TTS, type MockTTSOptions } from '@openmic/core'
+import { MockTTS, STT, TTS, type MockTTSOptions } from '@openmic/core'
 import type { Readable } from 'node:stream'
 
 /** A MockTTS whose audio samples all hold the number of the `speak()` call that produced them. */
@@ -29,4 +29,11 @@ export class ThrowingTTS extends TTS {
     throw new Error('TTS exploded')
   }
   cancel(): void {}
+}
+
+/** An STT that throws from `transcribe()`. */
+export class ThrowingSTT extends STT {
+  transcribe(_audio: Readable): void {
+    throw new Error('STT exploded')
+  }
 }

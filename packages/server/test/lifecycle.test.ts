@@ -123,6 +123,31 @@ describe('end of call', () => {
   })
 })
 
+describe('internal errors', () => {
+  it('closes with 1011, without crashing, when opening the call throws', async () => {
+    class BrokenAgent extends MockAgent {
+      override addAssistantMessage(): void {
+        throw new Error('storage down')
+      }
+    }
+    let ended = false
+    const server = await startServer((socket) => {
+      const micdrop = new MicdropServer(socket, {
+        agent: new BrokenAgent(),
+        stt: new MockSTT(),
+        tts: new MockTTS(),
+        firstMessage: 'Hello',
+      })
+      micdrop.on('End', () => (ended = true))
+    })
+    cleanup.stop = server.close
+    const client = await TestClient.connect(server.url)
+    await client.waitForClose()
+    expect([client.closeCode, client.closeReason]).toEqual([1011, 'Internal error'])
+    expect(ended).toBe(true)
+  })
+})
+
 describe('public methods', () => {
   it('speak() called right after new replaces the opening SkipAnswer', async () => {
     const server = await startServer((socket) => {

@@ -1,7 +1,7 @@
 import { MockAgent, MockSTT, MockTTS, type MicdropConversation } from '@openmic/core'
 import { describe, expect, it } from 'vitest'
 import { MicdropServer, type MicdropServerOptions } from '../src/index.js'
-import { ThrowingTTS } from './doubles.js'
+import { ThrowingSTT, ThrowingTTS } from './doubles.js'
 import { closeAfterEach, TestClient, startMicdrop } from './harness.js'
 
 type CallOptions = Partial<MicdropServerOptions>
@@ -141,6 +141,41 @@ describe('user turns', () => {
       'audio',
       'Message:assistant',
     ])
+  })
+
+  it('sends SkipAnswer when the STT throws, turn after turn', async () => {
+    const { client } = await call(() => ({ stt: new ThrowingSTT() }))
+    await client.waitFor(ends('SkipAnswer'))
+    client.utterance()
+    client.utterance()
+    await client.waitFor((c) => c.count('SkipAnswer') === 3)
+    await client.settle()
+    expect(client.log).toEqual(['SkipAnswer', 'SkipAnswer', 'SkipAnswer'])
+    expect(client.closeCode).toBeUndefined()
+  })
+
+  it('forwards CancelLastUserMessage and sends one SkipAnswer when the agent ignores noise', async () => {
+    const agent = new MockAgent({
+      autoIgnoreUserNoise: true,
+      answers: [{ toolCalls: [{ name: 'ignore_user_noise' }] }, 'Answer.'],
+    })
+    const { client, server } = await call(() => ({
+      agent,
+      stt: new MockSTT({ utterances: ['Hmm'] }),
+    }))
+    await client.waitFor(ends('SkipAnswer'))
+    client.utterance()
+    await client.waitFor((c) => c.count('SkipAnswer') === 2)
+    await client.settle()
+    expect(client.log).toEqual([
+      'SkipAnswer',
+      'Message:user',
+      'Message:tool_call',
+      'CancelLastUserMessage',
+      'SkipAnswer',
+      'Message:tool_result',
+    ])
+    expect(server.agent.conversation.some((item) => item.role === 'user')).toBe(false)
   })
 
   it('sends SkipAnswer when no transcript comes in time', async () => {

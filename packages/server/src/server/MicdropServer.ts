@@ -84,7 +84,13 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
     const held = releaseHeldFrames(socket)
     queueMicrotask(() => {
       if (this.ended) return
-      this.openCall()
+      try {
+        this.openCall()
+      } catch (error) {
+        this.log('Opening the call failed:', error)
+        this.close(MicdropCloseCodes.InternalError, 'Internal error')
+        return
+      }
       for (const frame of held) this.onMessage(frame.data, frame.isBinary)
     })
   }
