@@ -3,27 +3,18 @@
 // StopSpeaking, and times the first reply audio frame. Prints p50 / p90 over 20 turns, with the
 // server's own per-turn metrics (STT finalize, agent first text, TTS first audio) beside them.
 import type { AddressInfo } from 'node:net'
-import { Readable } from 'node:stream'
-import { LocalTTS } from '@openmic/local'
 import type { MicdropTurnMetrics } from '@openmic/core/protocol'
 import WebSocket from 'ws'
 import { buildApp } from '../src/server/app.js'
 import { loadConfig } from '../src/server/config.js'
+import { speakPcm } from '../test/speech.js'
 
 const TURNS = Number(process.env.TURNS ?? 20)
 const CHUNK_BYTES = 3200 // 100 ms of PCM16 16 kHz mono
 
 async function speak(text: string): Promise<Buffer> {
-  const tts = new LocalTTS()
-  const chunks: Buffer[] = []
-  await new Promise<void>((done, fail) => {
-    tts.on('Audio', (audio) => chunks.push(audio))
-    tts.on('AudioEnd', done)
-    tts.on('Failed', fail)
-    tts.speak(Readable.from([text]))
-  })
-  tts.destroy()
-  return Buffer.concat([Buffer.alloc(CHUNK_BYTES * 3), ...chunks, Buffer.alloc(CHUNK_BYTES * 3)])
+  const silence = Buffer.alloc(CHUNK_BYTES * 3)
+  return Buffer.concat([silence, await speakPcm(text), silence])
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

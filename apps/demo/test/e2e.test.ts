@@ -1,10 +1,9 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { dirname, join, resolve } from 'node:path'
-import { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
-import { LocalTTS } from '@openmic/local'
+import { CHROMIUM_PATH, chromiumArgs, encodeWav, silencePcm } from '@openmic/testing'
 import type { TTS } from '@openmic/core'
 import type { FastifyInstance } from 'fastify'
 import { chromium, type Browser, type Page } from 'playwright-core'
@@ -12,25 +11,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../src/server/app.js'
 import { loadConfig } from '../src/server/config.js'
 import { createAgent, createSTT, createTTS } from '../src/server/providers.js'
-import { pcmToWav, silence } from './wav.js'
+import { speakPcm } from './speech.js'
 
 const demoDir = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const artifacts = join(demoDir, '.artifacts')
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
-/** Speaks `text` with flite (through LocalTTS) into a WAV: 2.5 s of silence, the words, 10 s of silence. */
+/** Speaks `text` with flite into a WAV: 2.5 s of silence, the words, 10 s of silence. */
 async function spokenWav(text: string, name: string): Promise<string> {
-  const tts = new LocalTTS()
-  const chunks: Buffer[] = []
-  await new Promise<void>((done, fail) => {
-    tts.on('Audio', (audio) => chunks.push(audio))
-    tts.on('AudioEnd', done)
-    tts.on('Failed', fail)
-    tts.speak(Readable.from([text]))
-  })
-  tts.destroy()
   const path = join(artifacts, `${name}.wav`)
-  writeFileSync(path, pcmToWav(Buffer.concat([silence(2.5), ...chunks, silence(10)])))
+  writeFileSync(
+    path,
+    encodeWav(Buffer.concat([silencePcm(2.5), await speakPcm(text), silencePcm(10)]))
+  )
   return path
 }
 
@@ -53,21 +45,9 @@ function recordFrames(page: Page) {
 
 async function launch(wav: string): Promise<Browser> {
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--autoplay-policy=no-user-gesture-required',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-audio-capture=${wav}%noloop`,
-    ],
+    args: chromiumArgs({ fakeAudioFile: wav, loop: false }),
   })
 }
 

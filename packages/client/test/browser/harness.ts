@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net'
 import { dirname, extname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import { CHROMIUM_PATH, chromiumArgs, hasChromium } from '@openmic/testing'
 import { chromium } from 'playwright-core'
 import type { Browser, Page } from 'playwright-core'
 import { makeVoiceWav } from './wav.js'
@@ -23,9 +24,7 @@ export const packageDir = findPackageDir(dirname(fileURLToPath(import.meta.url))
 const here = join(packageDir, 'test', 'browser')
 const artifacts = join(packageDir, '.artifacts', 'browser')
 
-/** Debian's Chromium (installed from scripts/debian-packages.txt); never a downloaded browser. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-export const hasChromium = existsSync(CHROMIUM)
+export { hasChromium }
 
 function findPackageDir(dir: string): string {
   const manifest = join(dir, 'package.json')
@@ -148,23 +147,9 @@ export async function launchBrowser(wav?: string): Promise<Browser> {
     writeFileSync(wav, makeVoiceWav())
   }
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-background-timer-throttling',
-      '--disable-renderer-backgrounding',
-      '--autoplay-policy=no-user-gesture-required',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-audio-capture=${wav}`,
-    ],
+    args: chromiumArgs({ fakeAudioFile: wav }),
   })
 }
 

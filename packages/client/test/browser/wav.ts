@@ -1,3 +1,4 @@
+import { encodeWav } from '@openmic/testing'
 /** Timeline of the fake microphone (Chromium loops the file). */
 export const VOICE = {
   /** Silence before the voice, in seconds. */
@@ -27,23 +28,8 @@ export function makeVoiceWav(rate = 48000): Buffer {
 }
 
 /** A WAV file of mono PCM16 `data` at `rate` Hz. */
-export function wavFile(data: Buffer, rate: number): Buffer {
-  const header = Buffer.alloc(44)
-  header.write('RIFF', 0)
-  header.writeUInt32LE(36 + data.length, 4)
-  header.write('WAVE', 8)
-  header.write('fmt ', 12)
-  header.writeUInt32LE(16, 16)
-  header.writeUInt16LE(1, 20) // PCM
-  header.writeUInt16LE(1, 22) // mono
-  header.writeUInt32LE(rate, 24)
-  header.writeUInt32LE(rate * 2, 28)
-  header.writeUInt16LE(2, 32)
-  header.writeUInt16LE(16, 34)
-  header.write('data', 36)
-  header.writeUInt32LE(data.length, 40)
-  return Buffer.concat([header, data])
-}
+/** A WAV file of PCM16 mono `data` (the shared helper of @openmic/testing). */
+export const wavFile = encodeWav
 
 /** A tone as PCM16 16 kHz (what the scripted TTS "says"). */
 export function tonePcm16(seconds: number, hz = 440, amplitude = 0.3): Buffer {
