@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net'
 import { parseServerMessage, type MicdropServerMessage } from '@openmic/core/protocol'
 import { afterEach } from 'vitest'
 import { WebSocket, WebSocketServer } from 'ws'
-import { MicdropServer } from '../src/index.js'
+import { MockAgent, MockSTT, MockTTS } from '@openmic/core'
+import { MicdropServer, type MicdropServerOptions } from '../src/index.js'
 
 /** Runs `stop` (what the test started) after each test of the file. */
 export function closeAfterEach(): { stop?: () => Promise<void> } {
@@ -45,6 +46,29 @@ export async function startMicdrop(create: (socket: WebSocket) => MicdropServer)
     servers.push(create(socket))
   })
   return { ...server, servers }
+}
+
+/**
+ * Starts a server whose calls use fresh doubles (MockAgent, MockSTT, MockTTS, overridden by what
+ * `make` returns), stopped after the test, and connects one client to it.
+ */
+export async function startMockCall(
+  cleanup: { stop?: () => Promise<void> },
+  make: () => Partial<MicdropServerOptions> = () => ({})
+) {
+  const server = await startMicdrop(
+    (socket) =>
+      new MicdropServer(socket, {
+        agent: new MockAgent(),
+        stt: new MockSTT(),
+        tts: new MockTTS(),
+        ...make(),
+      })
+  )
+  cleanup.stop = server.close
+  const client = await TestClient.connect(server.url)
+  await client.waitFor(() => server.servers.length === 1)
+  return { client, server: server.servers[0]!, url: server.url }
 }
 
 export type Received =

@@ -1,24 +1,15 @@
 import { MockAgent, MockSTT, MockTTS, type MicdropCallSummary } from '@openmic/core'
 import { describe, expect, it, vi } from 'vitest'
 import { MicdropServer, type MicdropServerOptions } from '../src/index.js'
-import { closeAfterEach, TestClient, startMicdrop, startServer } from './harness.js'
+import { closeAfterEach, TestClient, startMicdrop, startMockCall, startServer } from './harness.js'
 
 const cleanup = closeAfterEach()
 
+/** A call on fresh doubles (overridden by `extra`), once its opening was sent. */
 async function call(extra: Partial<MicdropServerOptions> = {}) {
-  const server = await startMicdrop(
-    (socket) =>
-      new MicdropServer(socket, {
-        agent: new MockAgent(),
-        stt: new MockSTT(),
-        tts: new MockTTS(),
-        ...extra,
-      })
-  )
-  cleanup.stop = server.close
-  const client = await TestClient.connect(server.url)
+  const { client, server } = await startMockCall(cleanup, () => extra)
   await client.waitFor((c) => c.count('SkipAnswer') + c.count('Message:assistant') > 0)
-  return { client, server: server.servers[0]! }
+  return { client, server }
 }
 
 function listeners(emitter: {

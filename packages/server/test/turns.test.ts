@@ -2,28 +2,14 @@ import { MockAgent, MockSTT, MockTTS, type MicdropConversation } from '@openmic/
 import { describe, expect, it } from 'vitest'
 import { MicdropServer, type MicdropServerOptions } from '../src/index.js'
 import { ThrowingSTT, ThrowingTTS } from './doubles.js'
-import { closeAfterEach, TestClient, startMicdrop } from './harness.js'
+import { closeAfterEach, TestClient, startMockCall } from './harness.js'
 
 type CallOptions = Partial<MicdropServerOptions>
 
 const cleanup = closeAfterEach()
 
 /** Starts a server whose calls use fresh doubles from `make`, and connects one client. */
-async function call(make: () => CallOptions = () => ({})) {
-  const server = await startMicdrop(
-    (socket) =>
-      new MicdropServer(socket, {
-        agent: new MockAgent(),
-        stt: new MockSTT(),
-        tts: new MockTTS(),
-        ...make(),
-      })
-  )
-  cleanup.stop = server.close
-  const client = await TestClient.connect(server.url)
-  await client.waitFor(() => server.servers.length === 1)
-  return { client, server: server.servers[0]!, url: server.url }
-}
+const call = (make?: () => CallOptions) => startMockCall(cleanup, make)
 
 const ends = (entry: string) => (client: TestClient) => client.log.at(-1) === entry
 const answered = (n: number) => (client: TestClient) =>
