@@ -1,7 +1,7 @@
 import { MockAgent, MockSTT, MockTTS, type MicdropCallSummary } from '@openmic/core'
 import { describe, expect, it, vi } from 'vitest'
 import { MicdropServer, type MicdropServerOptions } from '../src/index.js'
-import { closeAfterEach, TestClient, startMicdrop, startMockCall, startServer } from './harness.js'
+import { closeAfterEach, TestClient, startMockCall, startServer } from './harness.js'
 
 const cleanup = closeAfterEach()
 

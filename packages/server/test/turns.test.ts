@@ -1,6 +1,6 @@
-import { MockAgent, MockSTT, MockTTS, type MicdropConversation } from '@openmic/core'
+import { MockAgent, MockSTT, MockTTS } from '@openmic/core'
 import { describe, expect, it } from 'vitest'
-import { MicdropServer, type MicdropServerOptions } from '../src/index.js'
+import type { MicdropServerOptions } from '../src/index.js'
 import { ThrowingSTT, ThrowingTTS } from './doubles.js'
 import { closeAfterEach, TestClient, startMockCall } from './harness.js'
 
