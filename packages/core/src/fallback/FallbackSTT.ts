@@ -1,5 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream'
 import { STT } from '../stt/STT.js'
+import { ProviderChain } from './ProviderChain.js'
 
 export interface FallbackSTTOptions {
   /** Build the STTs to use, in order of preference. Each is built when first needed. */
@@ -26,21 +27,17 @@ interface PendingUtterance {
  * `Failed` is emitted only when the last STT fails.
  */
 export class FallbackSTT extends STT {
-  private readonly factories: Array<() => STT>
-  private index = 0
-  private active: STT
+  private readonly chain: ProviderChain<STT>
   private pending?: PendingUtterance
 
   constructor(private readonly options: FallbackSTTOptions) {
     super()
-    if (options.factories.length === 0) throw new Error('FallbackSTT needs at least one factory')
-    this.factories = options.factories
-    this.active = this.build(0)
+    this.chain = new ProviderChain('FallbackSTT', options.factories, (stt) => this.wire(stt))
   }
 
   /** The STT currently in use. */
   get current(): STT {
-    return this.active
+    return this.chain.active
   }
 
   transcribe(audio: Readable): void {
@@ -63,15 +60,15 @@ export class FallbackSTT extends STT {
 
   override destroy(): void {
     this.settle()
-    this.active.destroy()
+    this.chain.active.destroy()
     super.destroy()
   }
 
-  private build(index: number): STT {
-    const stt = this.factories[index]!()
+  /** Listens to a provider of the chain (only the active one's events count). */
+  private wire(stt: STT): void {
     if (this.logger && !stt.logger) stt.logger = this.logger
     stt.on('Transcript', (text) => {
-      if (stt !== this.active) return
+      if (stt !== this.chain.active) return
       const pending = this.pending
       if (pending) {
         // What was heard so far is covered; an ended utterance is done.
@@ -81,31 +78,27 @@ export class FallbackSTT extends STT {
       this.emit('Transcript', text)
     })
     stt.on('Failed', (error) => {
-      if (stt === this.active) this.fail(error)
+      if (stt === this.chain.active) this.fail(error)
     })
-    return stt
   }
 
   private start(pending: PendingUtterance) {
     try {
-      this.active.transcribe(pending.input)
+      this.chain.active.transcribe(pending.input)
     } catch (error) {
       this.fail(error)
     }
   }
 
   private fail(error: unknown) {
-    if (this.index + 1 >= this.factories.length) {
+    if (!this.chain.hasNext) {
       this.log('Last STT failed:', error)
       this.settle()
       this.emit('Failed', error)
       return
     }
-    this.log(`STT ${this.index} failed, switching:`, error)
-    const previous = this.active
-    this.index++
-    this.active = this.build(this.index)
-    previous.destroy()
+    this.log(`STT ${this.chain.position} failed, switching:`, error)
+    this.chain.advance()
     const pending = this.pending
     if (!pending) return
     // Replay what the failed STT had not transcribed, then keep streaming.

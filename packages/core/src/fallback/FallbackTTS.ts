@@ -1,5 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream'
 import { TTS } from '../tts/TTS.js'
+import { ProviderChain } from './ProviderChain.js'
 
 export interface FallbackTTSOptions {
   /** Build the TTSs to use, in order of preference. Each is built when first needed. */
@@ -29,23 +30,19 @@ interface SpeakJob {
  * spoken). `Failed` is emitted only when the last TTS fails.
  */
 export class FallbackTTS extends TTS {
-  private readonly factories: Array<() => TTS>
   private readonly firstAudioTimeoutMs: number
-  private index = 0
-  private active: TTS
+  private readonly chain: ProviderChain<TTS>
   private job?: SpeakJob
 
   constructor(options: FallbackTTSOptions) {
     super()
-    if (options.factories.length === 0) throw new Error('FallbackTTS needs at least one factory')
-    this.factories = options.factories
     this.firstAudioTimeoutMs = options.firstAudioTimeoutMs ?? 5000
-    this.active = this.build(0)
+    this.chain = new ProviderChain('FallbackTTS', options.factories, (tts) => this.wire(tts))
   }
 
   /** The TTS currently in use. */
   get current(): TTS {
-    return this.active
+    return this.chain.active
   }
 
   speak(text: Readable): void {
@@ -81,40 +78,39 @@ export class FallbackTTS extends TTS {
 
   cancel(): void {
     this.stopJob()
-    this.active.cancel()
+    this.chain.active.cancel()
   }
 
   override destroy(): void {
     this.stopJob()
-    this.active.destroy()
+    this.chain.active.destroy()
     super.destroy()
   }
 
-  private build(index: number): TTS {
-    const tts = this.factories[index]!()
+  /** Listens to a provider of the chain (only the active one's events count). */
+  private wire(tts: TTS): void {
     if (this.logger && !tts.logger) tts.logger = this.logger
     tts.on('Audio', (audio) => {
       const job = this.job
-      if (tts !== this.active || !job) return
+      if (tts !== this.chain.active || !job) return
       job.gotAudio = true
       job.unspoken = ''
       clearTimeout(job.timer)
       this.emit('Audio', audio)
     })
     tts.on('AudioEnd', () => {
-      if (tts !== this.active || !this.job) return
+      if (tts !== this.chain.active || !this.job) return
       this.stopJob()
       this.emit('AudioEnd')
     })
     tts.on('Failed', (error) => {
-      if (tts === this.active) this.fail(error)
+      if (tts === this.chain.active) this.fail(error)
     })
-    return tts
   }
 
   private start(job: SpeakJob) {
     try {
-      this.active.speak(job.input)
+      this.chain.active.speak(job.input)
     } catch (error) {
       this.fail(error)
     }
@@ -122,17 +118,14 @@ export class FallbackTTS extends TTS {
 
   private fail(error: unknown) {
     const job = this.job
-    if (this.index + 1 >= this.factories.length) {
+    if (!this.chain.hasNext) {
       this.log('Last TTS failed:', error)
       this.stopJob()
       this.emit('Failed', error)
       return
     }
-    this.log(`TTS ${this.index} failed, switching:`, error)
-    const previous = this.active
-    this.index++
-    this.active = this.build(this.index)
-    previous.destroy()
+    this.log(`TTS ${this.chain.position} failed, switching:`, error)
+    this.chain.advance()
     if (!job) return
     clearTimeout(job.timer)
     const replay = job.gotAudio ? job.unspoken : job.all
