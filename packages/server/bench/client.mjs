@@ -8,6 +8,7 @@ const latencies = []
 let measuring = false
 let running = false
 let turns = 0
+let windowCpu
 
 function call(index) {
   return new Promise((resolve, reject) => {
@@ -66,6 +67,7 @@ process.on('message', (message) => {
     calls.forEach((c, i) => setTimeout(c.startTurn, (i / calls.length) * 1000))
   }
   if (message.type === 'window-start') {
+    windowCpu = { usage: process.cpuUsage(), at: performance.now() }
     measuring = true
     latencies.length = 0
     turns = 0
@@ -75,6 +77,8 @@ process.on('message', (message) => {
     running = false
     for (const c of calls) c.socket.terminate()
     // Exit only once the results are through the IPC channel.
-    process.send({ type: 'window', latencies, turns }, () => process.exit(0))
+    const cpu = process.cpuUsage(windowCpu.usage)
+    const cpuPercent = ((cpu.user + cpu.system) / 1000 / (performance.now() - windowCpu.at)) * 100
+    process.send({ type: 'window', latencies, turns, cpuPercent }, () => process.exit(0))
   }
 })

@@ -85,6 +85,7 @@ async function runOnce(n, reference, children) {
     p99: percentile(sorted, 99),
     turnsPerSecond: clientWindow.turns / (WINDOW_MS / 1000),
     cpu: serverWindow.cpuPercent,
+    clientCpu: clientWindow.cpuPercent,
     loopP99: serverWindow.loopP99Ms,
     heapPerConn: (idle.heapUsed - before.heapUsed) / n / 1024,
     rssPerConn: (idle.rss - before.rss) / n / 1024,
@@ -100,18 +101,18 @@ for (const n of Ns) {
   console.log(
     `N=${n}: p50 ${f(micdrop.p50)} ms (ref ${f(reference.p50)}), p90 ${f(micdrop.p90)} (ref ${f(reference.p90)}), ` +
       `p99 ${f(micdrop.p99)} (ref ${f(reference.p99)}), ${f(micdrop.turnsPerSecond, 0)} turns/s, ` +
-      `CPU ${f(micdrop.cpu, 1)}% (ref ${f(reference.cpu, 1)}%), loop p99 ${f(micdrop.loopP99)} ms, ` +
-      `idle heap ${f(micdrop.heapPerConn, 1)} KB + RSS ${f(micdrop.rssPerConn, 1)} KB per connection`
+      `CPU ${f(micdrop.cpu, 1)}% (ref ${f(reference.cpu, 1)}%, client ${f(micdrop.clientCpu, 0)}%), loop p99 ${f(micdrop.loopP99)} ms, ` +
+      `idle heap ${f(micdrop.heapPerConn, 1)} KB (ref ${f(reference.heapPerConn, 1)}) + RSS ${f(micdrop.rssPerConn, 1)} KB (ref ${f(reference.rssPerConn, 1)}) per connection`
   )
 }
 
 const f = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '-')
 console.log(
-  '\n| N | p50 ms (ref) | p90 ms (ref) | p99 ms (ref) | p99 ratio | turns/s | server CPU % (ref) | loop delay p99 ms (ref) | heap KB/conn (ref) | RSS KB/conn |'
+  '\n| N | p50 ms (ref) | p90 ms (ref) | p99 ms (ref) | p99 ratio | turns/s | server CPU % (ref) | loop delay p99 ms (ref) | heap KB/conn (ref) | RSS KB/conn (ref) |'
 )
 console.log('|---|---|---|---|---|---|---|---|---|---|')
 for (const { n, micdrop: m, reference: r } of rows) {
   console.log(
-    `| ${n} | ${f(m.p50)} (${f(r.p50)}) | ${f(m.p90)} (${f(r.p90)}) | ${f(m.p99)} (${f(r.p99)}) | ${f(m.p99 / r.p99)} | ${f(m.turnsPerSecond, 0)} | ${f(m.cpu, 1)} (${f(r.cpu, 1)}) | ${f(m.loopP99)} (${f(r.loopP99)}) | ${f(m.heapPerConn, 1)} (${f(r.heapPerConn, 1)}) | ${f(m.rssPerConn, 1)} |`
+    `| ${n} | ${f(m.p50)} (${f(r.p50)}) | ${f(m.p90)} (${f(r.p90)}) | ${f(m.p99)} (${f(r.p99)}) | ${f(m.p99 / r.p99)} | ${f(m.turnsPerSecond, 0)} | ${f(m.cpu, 1)} (${f(r.cpu, 1)}) | ${f(m.loopP99)} (${f(r.loopP99)}) | ${f(m.heapPerConn, 1)} (${f(r.heapPerConn, 1)}) | ${f(m.rssPerConn, 1)} (${f(r.rssPerConn, 1)}) |`
   )
 }

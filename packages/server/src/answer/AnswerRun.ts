@@ -1,5 +1,6 @@
-import { PassThrough, type Readable } from 'node:stream'
+import type { Readable } from 'node:stream'
 import type { TTS } from '@openmic/core'
+import { createPushStream } from '../streams/push-stream.js'
 
 /**
  * How an answer (or a spoken text) ended: `spoken` (all its audio was sent), `silent` (no text or
@@ -33,7 +34,7 @@ export class AnswerRun {
   skipped = false
   private textEnded = false
   private finished = false
-  private readonly input = new PassThrough()
+  private readonly input = createPushStream()
 
   constructor(private readonly options: AnswerRunOptions) {}
 
@@ -45,8 +46,8 @@ export class AnswerRun {
   start(): void {
     const { text, tts } = this.options
     text.on('data', this.onText)
-    text.once('end', this.onTextEnd)
-    text.once('error', this.onTextEnd)
+    text.on('end', this.onTextEnd)
+    text.on('error', this.onTextEnd)
     try {
       tts.speak(this.input)
     } catch (error) {
@@ -82,13 +83,13 @@ export class AnswerRun {
     if (this.finished || chunk.length === 0) return
     this.textChars += chunk.length
     this.firstTextAt ??= performance.now()
-    this.input.write(chunk)
+    this.input.push(chunk)
   }
 
   private readonly onTextEnd = () => {
     if (this.finished) return
     this.textEnded = true
-    this.input.end()
+    this.input.push(null)
     if (this.textChars === 0) this.finish('silent')
   }
 

@@ -1,4 +1,5 @@
-import { PassThrough } from 'node:stream'
+import type { Readable } from 'node:stream'
+import { createPushStream } from '../streams/push-stream.js'
 
 /**
  * The audio of one utterance, from `StartSpeaking` to `StopSpeaking`. The STT is started with the
@@ -10,21 +11,21 @@ export class Utterance {
   failed = false
   /** A (non-empty) transcript came while this utterance was open. */
   heard = false
-  private stream?: PassThrough
+  private stream?: Readable
 
   /** @param transcribe - starts the STT on the utterance's audio stream. */
-  constructor(private readonly transcribe: (audio: PassThrough) => void) {}
+  constructor(private readonly transcribe: (audio: Readable) => void) {}
 
   write(audio: Buffer): void {
     if (!this.stream) {
-      this.stream = new PassThrough()
+      this.stream = createPushStream()
       this.transcribe(this.stream)
     }
     this.bytes += audio.length
-    this.stream.write(audio)
+    this.stream.push(audio)
   }
 
   end(): void {
-    this.stream?.end()
+    this.stream?.push(null)
   }
 }

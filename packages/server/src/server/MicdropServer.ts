@@ -11,6 +11,7 @@ import {
 import { WebSocket, type RawData } from 'ws'
 import { CallController } from '../call/CallController.js'
 import { releaseHeldFrames } from '../params/held-frames.js'
+import { FrameWriter } from './frame-writer.js'
 import { frameBuffer, frameSize } from './frames.js'
 import type { MicdropServerEvents, MicdropServerOptions } from './types.js'
 
@@ -39,6 +40,7 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
   readonly stt: STT
   readonly tts: TTS
   private readonly call: CallController
+  private readonly writer: FrameWriter
   private readonly startedAt = Date.now()
   private ended = false
   /** The call was opened: first message, SkipAnswer, or the app's own speak()/answer(). */
@@ -57,6 +59,7 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
       this.stt.logger ??= options.logger
       this.tts.logger ??= options.logger
     }
+    this.writer = new FrameWriter(socket)
     this.call = new CallController({
       agent: this.agent,
       stt: this.stt,
@@ -116,6 +119,7 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
 
   /** Closes the call (1000 by default); `End` follows. */
   close(code: number = MicdropCloseCodes.Normal, reason?: string): void {
+    this.writer.flush()
     if (this.socket.readyState === WebSocket.OPEN) this.socket.close(code, reason)
     this.onClose()
   }
@@ -180,6 +184,7 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
     this.socket.off('error', this.onError)
     releaseHeldFrames(this.socket)
     this.call.destroy()
+    this.writer.flush()
     for (const part of [this.agent, this.stt, this.tts]) {
       try {
         part.destroy()
@@ -207,14 +212,13 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
 
   private send(name: MicdropServerCommand, payload?: unknown) {
     if (this.ended) return
-    if (this.socket.readyState === WebSocket.OPEN)
-      this.socket.send(encodeServerMessage(name, payload))
+    this.writer.send(encodeServerMessage(name, payload), false)
     if (name === 'Message') this.safeEmit('Message', payload as MicdropServerEvents['Message'][0])
   }
 
   private sendAudio(audio: Buffer) {
     if (this.ended) return
-    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(audio, { binary: true })
+    this.writer.send(audio, true)
     this.safeEmit('AssistantAudio', audio)
   }
 
