@@ -15,7 +15,7 @@ export interface AnswerRunOptions {
   /** Called with each audio chunk of this run, while it is current. */
   onAudio: (audio: Buffer) => void
   /** Called once, when the run ends (never after `cancel()`). */
-  onDone: (outcome: AnswerOutcome) => void
+  onDone: (run: AnswerRun, outcome: AnswerOutcome) => void
 }
 
 /**
@@ -97,7 +97,7 @@ export class AnswerRun {
     if (this.finished) return
     this.finished = true
     this.detach()
-    this.options.onDone(outcome)
+    this.options.onDone(this, outcome)
   }
 
   private detach() {

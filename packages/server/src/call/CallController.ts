@@ -4,6 +4,7 @@ import type { MicdropToolCall } from '@openmic/core'
 import { AnswerRun, type AnswerOutcome } from '../answer/AnswerRun.js'
 import { turnMetrics, type TurnClock } from '../metrics/turn-metrics.js'
 import type { CallControllerOptions } from './types.js'
+import { GuardedListeners } from './guarded-listeners.js'
 import { Utterance } from './Utterance.js'
 
 /** What an answer run speaks: an agent's answer (tied to a user turn or not), or a given text. */
@@ -38,7 +39,9 @@ export class CallController {
   private transcriptTimer?: NodeJS.Timeout
   private endCallPending = false
   private destroyed = false
-  private readonly unsubscribe: Array<() => void> = []
+  private readonly listeners = new GuardedListeners(this, (event, error) =>
+    this.options.output.log(`Error handling ${event}:`, error)
+  )
 
   constructor(private readonly options: CallControllerOptions) {
     this.subscribe()
@@ -53,15 +56,7 @@ export class CallController {
     this.turn = undefined
     this.speaking = true
     this.muted = false
-    const utterance = new Utterance((audio) => {
-      try {
-        this.options.stt.transcribe(audio)
-      } catch (error) {
-        this.options.output.log('STT transcribe() threw:', error)
-        utterance.failed = true
-      }
-    })
-    this.utterance = utterance
+    this.utterance = new Utterance(this.options.stt, this.options.output.log)
   }
 
   /** User audio; returns false when it was dropped (no open utterance). */
@@ -138,8 +133,7 @@ export class CallController {
     this.stopWaitingForTranscript()
     this.closeUtterance()
     this.cancelRun(false)
-    for (const off of this.unsubscribe) off()
-    this.unsubscribe.length = 0
+    this.listeners.removeAll()
   }
 
   // ---- STT ----
@@ -213,15 +207,15 @@ export class CallController {
       const run: AnswerRun = new AnswerRun({
         text,
         tts: this.options.tts,
-        onAudio: (audio) => this.options.output.audio(audio),
-        onDone: (outcome) => this.onRunDone(run, outcome),
+        onAudio: this.options.output.audio,
+        onDone: this.onRunDone,
       })
       this.current = { run, kind, forUser, turn, resolve }
       run.start()
     })
   }
 
-  private onRunDone(run: AnswerRun, outcome: AnswerOutcome) {
+  private readonly onRunDone = (run: AnswerRun, outcome: AnswerOutcome) => {
     const current = this.current
     if (!current || current.run !== run) return
     this.current = undefined
@@ -267,48 +261,66 @@ export class CallController {
   // ---- agent, STT and TTS events ----
 
   private subscribe() {
-    const { agent, stt, tts, output } = this.options
-    const on = <E extends { on: Function; off: Function }>(
-      emitter: E,
-      event: string,
-      listener: (...args: any[]) => void
-    ) => {
-      const guarded = (...args: any[]) => {
-        try {
-          listener(...args)
-        } catch (error) {
-          output.log(`Error handling ${event}:`, error)
-        }
-      }
-      emitter.on(event, guarded)
-      this.unsubscribe.push(() => emitter.off(event, guarded))
+    const { agent, stt, tts } = this.options
+    const listeners = this.listeners
+    listeners.on(agent, 'Message', this.onAgentMessage)
+    listeners.on(agent, 'ToolMessage', this.onAgentToolMessage)
+    listeners.on(agent, 'CancelLastUserMessage', this.onAgentCancelLastUserMessage)
+    listeners.on(agent, 'SkipAnswer', this.onAgentSkipAnswer)
+    listeners.on(agent, 'EndCall', this.onAgentEndCall)
+    listeners.on(agent, 'ToolCall', this.onAgentToolCall)
+    listeners.on(agent, 'Failed', this.onAgentFailed)
+    listeners.on(stt, 'Transcript', this.onTranscript)
+    listeners.on(stt, 'Failed', this.onSttFailed)
+    listeners.on(tts, 'Audio', this.onTtsAudio)
+    listeners.on(tts, 'AudioEnd', this.onTtsAudioEnd)
+    listeners.on(tts, 'Failed', this.onTtsFailed)
+  }
+
+  private onAgentMessage(message: MicdropConversationMessage) {
+    if (message.role === 'assistant' && this.current?.kind === 'answer') {
+      this.current.run.messageSaved = true
     }
-    on(agent, 'Message', (message: MicdropConversationMessage) => {
-      if (message.role === 'assistant' && this.current?.kind === 'answer') {
-        this.current.run.messageSaved = true
-      }
-      output.send('Message', message)
-    })
-    on(agent, 'ToolMessage', (item: MicdropConversationItem) => output.send('Message', item))
-    on(agent, 'CancelLastUserMessage', () => output.send('CancelLastUserMessage'))
-    on(agent, 'SkipAnswer', () => {
-      if (this.current) this.current.run.skipped = true
-      output.send('SkipAnswer')
-    })
-    on(agent, 'EndCall', () => {
-      this.endCallPending = true
-      this.flushEndCall()
-    })
-    on(agent, 'ToolCall', (toolCall: MicdropToolCall) => output.send('ToolCall', toolCall))
-    on(agent, 'Failed', (error: unknown) => output.log('Agent failed:', error))
-    on(stt, 'Transcript', (text: string) => this.onTranscript(text))
-    on(stt, 'Failed', (error: unknown) => this.onSttFailed(error))
-    on(tts, 'Audio', (audio: Buffer) => this.current?.run.audio(audio))
-    on(tts, 'AudioEnd', () => this.current?.run.audioEnd())
-    on(tts, 'Failed', (error: unknown) => {
-      output.log('TTS failed:', error)
-      this.current?.run.ttsFailed(error)
-    })
+    this.options.output.send('Message', message)
+  }
+
+  private onAgentToolMessage(item: MicdropConversationItem) {
+    this.options.output.send('Message', item)
+  }
+
+  private onAgentCancelLastUserMessage() {
+    this.options.output.send('CancelLastUserMessage')
+  }
+
+  private onAgentSkipAnswer() {
+    if (this.current) this.current.run.skipped = true
+    this.options.output.send('SkipAnswer')
+  }
+
+  private onAgentEndCall() {
+    this.endCallPending = true
+    this.flushEndCall()
+  }
+
+  private onAgentToolCall(toolCall: MicdropToolCall) {
+    this.options.output.send('ToolCall', toolCall)
+  }
+
+  private onAgentFailed(error: unknown) {
+    this.options.output.log('Agent failed:', error)
+  }
+
+  private onTtsAudio(audio: Buffer) {
+    this.current?.run.audio(audio)
+  }
+
+  private onTtsAudioEnd() {
+    this.current?.run.audioEnd()
+  }
+
+  private onTtsFailed(error: unknown) {
+    this.options.output.log('TTS failed:', error)
+    this.current?.run.ttsFailed(error)
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream'
+import type { STT } from '@openmic/core'
 import { createPushStream } from '../streams/push-stream.js'
 
 /**
@@ -13,13 +14,21 @@ export class Utterance {
   heard = false
   private stream?: Readable
 
-  /** @param transcribe - starts the STT on the utterance's audio stream. */
-  constructor(private readonly transcribe: (audio: Readable) => void) {}
+  /** @param log - told when the STT's `transcribe()` throws (the utterance is then `failed`). */
+  constructor(
+    private readonly stt: STT,
+    private readonly log: (...message: unknown[]) => void
+  ) {}
 
   write(audio: Buffer): void {
     if (!this.stream) {
       this.stream = createPushStream()
-      this.transcribe(this.stream)
+      try {
+        this.stt.transcribe(this.stream)
+      } catch (error) {
+        this.log('STT transcribe() threw:', error)
+        this.failed = true
+      }
     }
     this.bytes += audio.length
     this.stream.push(audio)

@@ -5,11 +5,11 @@ import { WebSocket } from 'ws'
  * Sends a call's frames on its `ws` socket, gathering the frames of one burst (a turn's user
  * message, audio and assistant message are produced within the same event-loop turn) into one
  * system call: the TCP socket under `ws` is corked at the first frame and uncorked once the
- * current I/O callbacks are done (`setImmediate`). Order is unchanged; only the syscalls merge.
+ * promise jobs and ticks that follow it have run. Order is unchanged; only the syscalls merge.
  */
 export class FrameWriter {
   private readonly tcp?: Socket
-  private flushing?: NodeJS.Immediate
+  private corked = false
 
   constructor(private readonly socket: WebSocket) {
     // `ws` keeps the TCP socket in `_socket` (also under @fastify/websocket); without it, frames
@@ -21,9 +21,10 @@ export class FrameWriter {
   /** Sends a frame if the socket is open; returns whether it was sent. */
   send(data: string | Buffer, binary: boolean): boolean {
     if (this.socket.readyState !== WebSocket.OPEN) return false
-    if (this.tcp && !this.flushing) {
+    if (this.tcp && !this.corked) {
       this.tcp.cork()
-      this.flushing = setImmediate(this.flush)
+      this.corked = true
+      queueMicrotask(this.flushAfterTicks)
     }
     this.socket.send(data, { binary })
     return true
@@ -31,9 +32,15 @@ export class FrameWriter {
 
   /** Writes out what is gathered now (also called when the call ends). */
   readonly flush = (): void => {
-    if (!this.flushing) return
-    clearImmediate(this.flushing)
-    this.flushing = undefined
+    if (!this.corked) return
+    this.corked = false
     this.tcp!.uncork()
+  }
+
+  // Queued as a microtask, this tick runs once the promise jobs queued so far have run: the
+  // frames an answer produces through its promise chain go out together, without waiting for
+  // the rest of the event loop's I/O.
+  private readonly flushAfterTicks = (): void => {
+    process.nextTick(this.flush)
   }
 }

@@ -1,0 +1,72 @@
+import type { Socket } from 'node:net'
+import { describe, expect, it } from 'vitest'
+import { WebSocket } from 'ws'
+import { FrameWriter } from '../src/server/frame-writer.js'
+import { closeAfterEach, startMockCall, startServer, TestClient } from './harness.js'
+
+const cleanup = closeAfterEach()
+
+/** Counts the writes a server-side socket hands to the system (`_write`/`_writev` calls). */
+function countWrites(socket: WebSocket): { writes: number } {
+  const counter = { writes: 0 }
+  const tcp = (socket as unknown as { _socket: Socket })._socket
+  for (const method of ['_write', '_writev'] as const) {
+    const original = tcp[method]!.bind(tcp) as (...args: unknown[]) => void
+    tcp[method] = ((...args: unknown[]) => {
+      counter.writes++
+      original(...args)
+    }) as never
+  }
+  return counter
+}
+
+describe('FrameWriter', () => {
+  it('sends the frames of one burst in order, in a single TCP write', async () => {
+    let counter = { writes: 0 }
+    const server = await startServer((socket) => {
+      const writer = new FrameWriter(socket)
+      counter = countWrites(socket)
+      socket.on('message', () => {
+        writer.send('first', false)
+        writer.send(Buffer.from([1, 2, 3, 4]), true)
+        void Promise.resolve().then(() => writer.send('after a promise job', false))
+      })
+    })
+    cleanup.stop = server.close
+    const client = await TestClient.connect(server.url)
+    client.send('go')
+    await client.waitFor((c) => c.received.length === 3)
+    expect(
+      client.received.map((item) => (item.kind === 'audio' ? [...item.audio] : item.text))
+    ).toEqual(['first', [1, 2, 3, 4], 'after a promise job'])
+    expect(counter.writes).toBe(1)
+  })
+
+  it('a user turn (user message, audio, assistant message) is written in one system call', async () => {
+    const { client, server } = await startMockCall(cleanup, () => ({}))
+    await client.waitFor((c) => c.count('SkipAnswer') === 1)
+    const counter = countWrites(server.socket)
+    client.utterance(1)
+    await client.waitFor((c) => c.count('Message:assistant') === 1)
+    await client.settle(30)
+    expect(client.flow).toEqual(['SkipAnswer', 'Message:user', 'audio', 'Message:assistant'])
+    expect(counter.writes).toBe(1)
+  })
+
+  it('drops frames once the socket is closed, and flushes what is gathered before closing', async () => {
+    const result: boolean[] = []
+    const server = await startServer((socket) => {
+      const writer = new FrameWriter(socket)
+      result.push(writer.send('last words', false))
+      writer.flush()
+      socket.close(1000)
+      result.push(writer.send('too late', false))
+    })
+    cleanup.stop = server.close
+    const client = new TestClient(new WebSocket(server.url))
+    await client.waitForClose()
+    expect(client.received.map((item) => item.kind === 'text' && item.text)).toEqual(['last words'])
+    expect(client.closeCode).toBe(1000)
+    expect(result).toEqual([true, false])
+  })
+})
