@@ -82,18 +82,24 @@ export class MockSTT extends STT {
 
   private play(script: MockUtterance) {
     const {
-      transcripts,
+      transcripts = '',
       delayMs = 0,
       error,
     } = typeof script === 'string' ? { transcripts: script } : script
+    const texts = typeof transcripts === 'string' ? [transcripts] : transcripts
+    if (delayMs <= 0 && error === undefined) {
+      for (const text of texts) this.say(text)
+      return
+    }
     const steps: Array<() => void> =
-      error !== undefined
-        ? [() => this.fail(error)]
-        : ([] as string[]).concat(transcripts ?? '').map((text) => () => {
-            this.log(`Transcript: "${text}"`)
-            this.emit('Transcript', text)
-          })
+      error !== undefined ? [() => this.fail(error)] : texts.map((text) => () => this.say(text))
     this.runSteps(steps, delayMs)
+  }
+
+  private say(text: string) {
+    if (this.destroyed) return
+    if (this.logger) this.log(`Transcript: "${text}"`)
+    this.emit('Transcript', text)
   }
 
   private runSteps(steps: Array<() => void>, delayMs: number): void {

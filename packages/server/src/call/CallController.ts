@@ -16,7 +16,8 @@ interface CurrentRun {
   /** The answer replies to user messages: if cancelled before it is saved, they are unanswered again. */
   forUser: boolean
   turn?: TurnClock
-  resolve: () => void
+  /** Settles the promise of the `speak()` or `answer()` call that started the run, if any. */
+  resolve?: () => void
 }
 
 /**
@@ -96,11 +97,16 @@ export class CallController {
   speak(text: string | Readable): Promise<void> {
     this.cancelRun()
     const stream = typeof text === 'string' ? Readable.from([text]) : text
-    return this.startRun(stream, 'speech', false)
+    return this.whenDone(this.startRun(stream, 'speech', false))
   }
 
   /** Answers the conversation as it is now, cancelling the current answer. */
   answer(): Promise<void> {
+    return this.whenDone(this.startAnswer())
+  }
+
+  /** Starts answering the conversation as it is now, cancelling the current answer. */
+  private startAnswer(): CurrentRun | undefined {
     this.cancelRun()
     const forUser = this.unanswered
     this.unanswered = false
@@ -113,7 +119,7 @@ export class CallController {
     } catch (error) {
       this.options.output.log('Agent answer() threw:', error)
       this.options.output.send('SkipAnswer')
-      return Promise.resolve()
+      return undefined
     }
     return this.startRun(stream, 'answer', forUser, turn)
   }
@@ -153,7 +159,7 @@ export class CallController {
       this.options.output.log('Adding the user message threw:', error)
     }
     if (this.speaking || this.muted) return
-    void this.answer()
+    this.startAnswer()
   }
 
   private onSttFailed(error: unknown) {
@@ -180,7 +186,7 @@ export class CallController {
   private endUserTurn() {
     this.stopWaitingForTranscript()
     if (this.unanswered) {
-      void this.answer()
+      this.startAnswer()
     } else {
       // Even while something else is being spoken: this turn itself gets no answer.
       this.turn = undefined
@@ -197,21 +203,24 @@ export class CallController {
 
   // ---- answers ----
 
-  private startRun(
-    text: Readable,
-    kind: RunKind,
-    forUser: boolean,
-    turn?: TurnClock
-  ): Promise<void> {
+  private startRun(text: Readable, kind: RunKind, forUser: boolean, turn?: TurnClock): CurrentRun {
+    const run = new AnswerRun({
+      text,
+      tts: this.options.tts,
+      onAudio: this.options.output.audio,
+      onDone: this.onRunDone,
+    })
+    const current: CurrentRun = { run, kind, forUser, turn }
+    this.current = current
+    run.start()
+    return current
+  }
+
+  /** A promise of the run's end (at once if it already ended, or never started). */
+  private whenDone(current: CurrentRun | undefined): Promise<void> {
+    if (!current || this.current !== current) return Promise.resolve()
     return new Promise((resolve) => {
-      const run: AnswerRun = new AnswerRun({
-        text,
-        tts: this.options.tts,
-        onAudio: this.options.output.audio,
-        onDone: this.onRunDone,
-      })
-      this.current = { run, kind, forUser, turn, resolve }
-      run.start()
+      current.resolve = resolve
     })
   }
 
@@ -231,7 +240,7 @@ export class CallController {
       output.metrics(turnMetrics(current.turn, run))
     }
     output.answerEnd(outcome)
-    current.resolve()
+    current.resolve?.()
     this.flushEndCall()
   }
 
@@ -248,7 +257,7 @@ export class CallController {
     tryCall(() => tts.cancel(), output)
     if (current.kind === 'answer') tryCall(() => agent.cancel(), output)
     if (report) output.answerEnd('cancelled')
-    current.resolve()
+    current.resolve?.()
     if (report) this.flushEndCall()
   }
 
