@@ -79,7 +79,11 @@ async function runOnce(n, reference, children) {
   server.send({ type: 'exit' })
   await Promise.race([once(server, 'exit'), sleep(5000)])
   const sorted = clientWindow.latencies.sort((a, b) => a - b)
+  const inServer = (serverWindow.endToEnd ?? []).sort((a, b) => a - b)
   return {
+    serverP50: percentile(inServer, 50),
+    serverP99: percentile(inServer, 99),
+    loopMax: serverWindow.loopMaxMs,
     p50: percentile(sorted, 50),
     p90: percentile(sorted, 90),
     p99: percentile(sorted, 99),
@@ -101,7 +105,7 @@ for (const n of Ns) {
   console.log(
     `N=${n}: p50 ${f(micdrop.p50)} ms (ref ${f(reference.p50)}), p90 ${f(micdrop.p90)} (ref ${f(reference.p90)}), ` +
       `p99 ${f(micdrop.p99)} (ref ${f(reference.p99)}), ${f(micdrop.turnsPerSecond, 0)} turns/s, ` +
-      `CPU ${f(micdrop.cpu, 1)}% (ref ${f(reference.cpu, 1)}%, client ${f(micdrop.clientCpu, 0)}%), loop p99 ${f(micdrop.loopP99)} ms, ` +
+      `in server p50 ${f(micdrop.serverP50)} p99 ${f(micdrop.serverP99)}, CPU ${f(micdrop.cpu, 1)}% (ref ${f(reference.cpu, 1)}%, client ${f(micdrop.clientCpu, 0)}%), loop p99 ${f(micdrop.loopP99)} max ${f(micdrop.loopMax)} ms (ref ${f(reference.loopMax)}), ` +
       `idle heap ${f(micdrop.heapPerConn, 1)} KB (ref ${f(reference.heapPerConn, 1)}) + RSS ${f(micdrop.rssPerConn, 1)} KB (ref ${f(reference.rssPerConn, 1)}) per connection`
   )
 }

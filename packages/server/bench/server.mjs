@@ -23,11 +23,13 @@ wss.on('connection', (socket) => {
     })
     return
   }
-  new MicdropServer(socket, {
+  const call = new MicdropServer(socket, {
     agent: new MockAgent({ answers: [ANSWER] }),
     stt: new MockSTT({ utterances: ['Hello'] }),
     tts: new MockTTS(),
   })
+  // StopSpeaking -> first audio frame handed to the socket, as the server measures it.
+  call.on('Metrics', (metrics) => window?.endToEnd.push(metrics.endToEndMs))
 })
 
 const loop = monitorEventLoopDelay({ resolution: 10 })
@@ -44,7 +46,7 @@ process.on('message', (message) => {
   if (message.type === 'window-start') {
     loop.enable()
     loop.reset()
-    window = { cpu: process.cpuUsage(), at: performance.now() }
+    window = { cpu: process.cpuUsage(), at: performance.now(), endToEnd: [] }
   }
   if (message.type === 'window-end') {
     const cpu = process.cpuUsage(window.cpu)
@@ -53,7 +55,10 @@ process.on('message', (message) => {
       type: 'window',
       cpuPercent: ((cpu.user + cpu.system) / 1000 / wallMs) * 100,
       loopP99Ms: loop.percentile(99) / 1e6,
+      loopMaxMs: loop.max / 1e6,
+      endToEnd: window.endToEnd,
     })
+    window = undefined
     loop.disable()
   }
   if (message.type === 'exit') process.exit(0)
