@@ -105,18 +105,20 @@ for (const n of Ns) {
   console.log(
     `N=${n}: p50 ${f(micdrop.p50)} ms (ref ${f(reference.p50)}), p90 ${f(micdrop.p90)} (ref ${f(reference.p90)}), ` +
       `p99 ${f(micdrop.p99)} (ref ${f(reference.p99)}), ${f(micdrop.turnsPerSecond, 0)} turns/s, ` +
-      `in server p50 ${f(micdrop.serverP50)} p99 ${f(micdrop.serverP99)}, CPU ${f(micdrop.cpu, 1)}% (ref ${f(reference.cpu, 1)}%, client ${f(micdrop.clientCpu, 0)}%), loop p99 ${f(micdrop.loopP99)} max ${f(micdrop.loopMax)} ms (ref ${f(reference.loopMax)}), ` +
+      `in server p50 ${f(micdrop.serverP50)} p99 ${f(micdrop.serverP99)}, ` +
+      `CPU ${f(micdrop.cpu, 1)}% (ref ${f(reference.cpu, 1)}%; client process ${f(micdrop.clientCpu, 0)}%), ` +
+      `loop delay p99 ${f(micdrop.loopP99)} max ${f(micdrop.loopMax)} ms (ref ${f(reference.loopP99)} / ${f(reference.loopMax)}), ` +
       `idle heap ${f(micdrop.heapPerConn, 1)} KB (ref ${f(reference.heapPerConn, 1)}) + RSS ${f(micdrop.rssPerConn, 1)} KB (ref ${f(reference.rssPerConn, 1)}) per connection`
   )
 }
 
 const f = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '-')
 console.log(
-  '\n| N | p50 ms (ref) | p90 ms (ref) | p99 ms (ref) | p99 ratio | turns/s | server CPU % (ref) | loop delay p99 ms (ref) | heap KB/conn (ref) | RSS KB/conn (ref) |'
+  '\n| N | p50 ms (ref) | p90 ms (ref) | p99 ms (ref) | in-server p50 / p99 ms | turns/s | server CPU % (ref) | loop delay p99 / max ms (ref) | heap KB/conn (ref) | RSS KB/conn (ref) |'
 )
 console.log('|---|---|---|---|---|---|---|---|---|---|')
 for (const { n, micdrop: m, reference: r } of rows) {
   console.log(
-    `| ${n} | ${f(m.p50)} (${f(r.p50)}) | ${f(m.p90)} (${f(r.p90)}) | ${f(m.p99)} (${f(r.p99)}) | ${f(m.p99 / r.p99)} | ${f(m.turnsPerSecond, 0)} | ${f(m.cpu, 1)} (${f(r.cpu, 1)}) | ${f(m.loopP99)} (${f(r.loopP99)}) | ${f(m.heapPerConn, 1)} (${f(r.heapPerConn, 1)}) | ${f(m.rssPerConn, 1)} (${f(r.rssPerConn, 1)}) |`
+    `| ${n} | ${f(m.p50)} (${f(r.p50)}) | ${f(m.p90)} (${f(r.p90)}) | ${f(m.p99)} (${f(r.p99)}) | ${f(m.serverP50)} / ${f(m.serverP99)} | ${f(m.turnsPerSecond, 0)} | ${f(m.cpu, 1)} (${f(r.cpu, 1)}) | ${f(m.loopP99)} / ${f(m.loopMax)} (${f(r.loopP99)} / ${f(r.loopMax)}) | ${f(m.heapPerConn, 1)} (${f(r.heapPerConn, 1)}) | ${f(m.rssPerConn, 1)} (${f(r.rssPerConn, 1)}) |`
   )
 }

@@ -32,7 +32,10 @@ wss.on('connection', (socket) => {
   call.on('Metrics', (metrics) => window?.endToEnd.push(metrics.endToEndMs))
 })
 
-const loop = monitorEventLoopDelay({ resolution: 10 })
+// The histogram records whole sampling intervals: the delay is what exceeds the interval.
+const LOOP_SAMPLING_MS = 1
+const loop = monitorEventLoopDelay({ resolution: LOOP_SAMPLING_MS })
+const loopDelayMs = (ns) => Math.max(0, ns / 1e6 - LOOP_SAMPLING_MS)
 let window
 
 function memory() {
@@ -54,8 +57,8 @@ process.on('message', (message) => {
     process.send({
       type: 'window',
       cpuPercent: ((cpu.user + cpu.system) / 1000 / wallMs) * 100,
-      loopP99Ms: loop.percentile(99) / 1e6,
-      loopMaxMs: loop.max / 1e6,
+      loopP99Ms: loopDelayMs(loop.percentile(99)),
+      loopMaxMs: loopDelayMs(loop.max),
       endToEnd: window.endToEnd,
     })
     window = undefined
