@@ -12,8 +12,8 @@ export interface AnswerRunOptions {
   /** The text to speak: an agent's answer stream, or a text given to `speak()`. */
   text: Readable
   tts: TTS
-  /** Called with each audio chunk of this run, while it is current. */
-  onAudio: (audio: Buffer) => void
+  /** Called with each audio chunk of this run, while it is current; `first` for its first one. */
+  onAudio: (audio: Buffer, first: boolean) => void
   /** Called once, when the run ends (never after `cancel()`). */
   onDone: (run: AnswerRun, outcome: AnswerOutcome) => void
 }
@@ -57,9 +57,10 @@ export class AnswerRun {
 
   audio(audio: Buffer): void {
     if (this.finished) return
+    const first = this.firstAudioAt === undefined
+    if (first) this.firstAudioAt = performance.now()
     this.audioBytes += audio.length
-    this.firstAudioAt ??= performance.now()
-    this.options.onAudio(audio)
+    this.options.onAudio(audio, first)
   }
 
   /** The TTS emitted all audio of the text it was given. */

@@ -67,7 +67,7 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
       transcriptTimeoutMs: options.transcriptTimeoutMs ?? DEFAULT_TRANSCRIPT_TIMEOUT_MS,
       output: {
         send: (name, payload) => this.send(name, payload),
-        audio: (audio) => this.sendAudio(audio),
+        audio: (audio, first) => this.sendAudio(audio, first),
         metrics: (metrics) => {
           if (this.options.sendMetrics) this.send('Metrics', metrics)
           this.safeEmit('Metrics', metrics)
@@ -216,9 +216,11 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
     if (name === 'Message') this.safeEmit('Message', payload as MicdropServerEvents['Message'][0])
   }
 
-  private sendAudio(audio: Buffer) {
+  private sendAudio(audio: Buffer, first: boolean) {
     if (this.ended) return
     this.writer.send(audio, true)
+    // The answer's first audio is what the user waits for: it leaves now, not with the burst.
+    if (first) this.writer.flush()
     this.safeEmit('AssistantAudio', audio)
   }
 

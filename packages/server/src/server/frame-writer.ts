@@ -30,7 +30,7 @@ export class FrameWriter {
     return true
   }
 
-  /** Writes out what is gathered now (also called when the call ends). */
+  /** Writes out what is gathered now (the first audio of an answer, the end of the call). */
   readonly flush = (): void => {
     if (!this.corked) return
     this.corked = false
