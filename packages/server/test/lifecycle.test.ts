@@ -1,4 +1,4 @@
-import { MockAgent, MockSTT, MockTTS, type MicdropCallSummary } from '@openmic/core'
+import { Logger, MockAgent, MockSTT, MockTTS, type MicdropCallSummary } from '@openmic/core'
 import { describe, expect, it, vi } from 'vitest'
 import { MicdropServer, type MicdropServerOptions } from '../src/index.js'
 import { closeAfterEach, TestClient, startMockCall, startServer } from './harness.js'
@@ -136,6 +136,24 @@ describe('internal errors', () => {
     await client.waitForClose()
     expect([client.closeCode, client.closeReason]).toEqual([1011, 'Internal error'])
     expect(ended).toBe(true)
+  })
+  it('a failure while handling an agent event is logged, not thrown into the agent', async () => {
+    const lines: string[] = []
+    const logger = new Logger('test', (_prefix, ...message) => lines.push(message.join(' ')))
+    const agent = new MockAgent({ answers: ['Fine.'] })
+    const { client, server } = await call({ agent, logger })
+    const send = server.socket.send.bind(server.socket)
+    server.socket.send = ((data: unknown, ...rest: unknown[]) => {
+      if (String(data).startsWith('Message {"role":"user"')) throw new Error('socket broke')
+      return (send as (...args: unknown[]) => void)(data, ...rest)
+    }) as typeof server.socket.send
+    client.utterance()
+    await client.waitFor((c) => c.count('Message:assistant') === 1)
+    expect(
+      lines.some((line) => line.startsWith('Error handling Message: Error: socket broke'))
+    ).toBe(true)
+    expect(client.flow.slice(-2)).toEqual(['audio', 'Message:assistant'])
+    expect(agent.conversation.map((item) => item.role)).toEqual(['system', 'user', 'assistant'])
   })
 })
 

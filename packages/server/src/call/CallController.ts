@@ -1,10 +1,11 @@
 import { Readable } from 'node:stream'
+import type { EventEmitter } from 'eventemitter3'
 import type { MicdropConversationItem, MicdropConversationMessage } from '@openmic/core/protocol'
 import type { MicdropToolCall } from '@openmic/core'
 import { AnswerRun, type AnswerOutcome } from '../answer/AnswerRun.js'
 import { turnMetrics, type TurnClock } from '../metrics/turn-metrics.js'
 import type { CallControllerOptions } from './types.js'
-import { GuardedListeners } from './guarded-listeners.js'
+import { guardedListener, type GuardedListener, type ListenerOwner } from './guarded.js'
 import { Utterance } from './Utterance.js'
 
 /** What an answer run speaks: an agent's answer (tied to a user turn or not), or a given text. */
@@ -25,7 +26,7 @@ interface CurrentRun {
  * agent, answers to the TTS, barge-in, and the rule that every user turn ends with an answer or a
  * `SkipAnswer`. The socket side is {@link MicdropServer}.
  */
-export class CallController {
+export class CallController implements ListenerOwner {
   /** Audio frames received outside an utterance (dropped). */
   droppedAudioFrames = 0
   private speaking = false
@@ -40,12 +41,9 @@ export class CallController {
   private transcriptTimer?: NodeJS.Timeout
   private endCallPending = false
   private destroyed = false
-  private readonly listeners = new GuardedListeners(this, (event, error) =>
-    this.options.output.log(`Error handling ${event}:`, error)
-  )
 
   constructor(private readonly options: CallControllerOptions) {
-    this.subscribe()
+    this.listen('on')
   }
 
   // ---- client commands ----
@@ -139,7 +137,7 @@ export class CallController {
     this.stopWaitingForTranscript()
     this.closeUtterance()
     this.cancelRun(false)
-    this.listeners.removeAll()
+    this.listen('off')
   }
 
   // ---- STT ----
@@ -269,21 +267,17 @@ export class CallController {
 
   // ---- agent, STT and TTS events ----
 
-  private subscribe() {
-    const { agent, stt, tts } = this.options
-    const listeners = this.listeners
-    listeners.on(agent, 'Message', this.onAgentMessage)
-    listeners.on(agent, 'ToolMessage', this.onAgentToolMessage)
-    listeners.on(agent, 'CancelLastUserMessage', this.onAgentCancelLastUserMessage)
-    listeners.on(agent, 'SkipAnswer', this.onAgentSkipAnswer)
-    listeners.on(agent, 'EndCall', this.onAgentEndCall)
-    listeners.on(agent, 'ToolCall', this.onAgentToolCall)
-    listeners.on(agent, 'Failed', this.onAgentFailed)
-    listeners.on(stt, 'Transcript', this.onTranscript)
-    listeners.on(stt, 'Failed', this.onSttFailed)
-    listeners.on(tts, 'Audio', this.onTtsAudio)
-    listeners.on(tts, 'AudioEnd', this.onTtsAudioEnd)
-    listeners.on(tts, 'Failed', this.onTtsFailed)
+  /** Puts (or takes off) the call's listeners on its agent, STT and TTS. */
+  private listen(method: 'on' | 'off') {
+    for (const { source, event, listener } of CallController.LISTENERS) {
+      const emitter = this.options[source] as EventEmitter<string>
+      if (method === 'on') emitter.on(event, listener, this)
+      else emitter.off(event, listener, this)
+    }
+  }
+
+  reportListenerError(event: string, error: unknown): void {
+    this.options.output.log(`Error handling ${event}:`, error)
   }
 
   private onAgentMessage(message: MicdropConversationMessage) {
@@ -331,6 +325,25 @@ export class CallController {
     this.options.output.log('TTS failed:', error)
     this.current?.run.ttsFailed(error)
   }
+
+  private static readonly LISTENERS: ReadonlyArray<GuardedListener<'agent' | 'stt' | 'tts'>> = [
+    guardedListener('agent', 'Message', CallController.prototype.onAgentMessage),
+    guardedListener('agent', 'ToolMessage', CallController.prototype.onAgentToolMessage),
+    guardedListener(
+      'agent',
+      'CancelLastUserMessage',
+      CallController.prototype.onAgentCancelLastUserMessage
+    ),
+    guardedListener('agent', 'SkipAnswer', CallController.prototype.onAgentSkipAnswer),
+    guardedListener('agent', 'EndCall', CallController.prototype.onAgentEndCall),
+    guardedListener('agent', 'ToolCall', CallController.prototype.onAgentToolCall),
+    guardedListener('agent', 'Failed', CallController.prototype.onAgentFailed),
+    guardedListener('stt', 'Transcript', CallController.prototype.onTranscript),
+    guardedListener('stt', 'Failed', CallController.prototype.onSttFailed),
+    guardedListener('tts', 'Audio', CallController.prototype.onTtsAudio),
+    guardedListener('tts', 'AudioEnd', CallController.prototype.onTtsAudioEnd),
+    guardedListener('tts', 'Failed', CallController.prototype.onTtsFailed),
+  ]
 }
 
 function tryCall(action: () => void, output: { log(...message: unknown[]): void }) {
