@@ -6,12 +6,21 @@ import type { ModelStreamPart } from './types.js'
  * `AsyncIterable` part by part. Resolves when the parts end; returns early once `stopped()` is
  * true after a part.
  */
-export async function forEachPart(
+export function forEachPart(
   parts: AsyncIterable<ModelStreamPart>,
   emit: EmitPart,
   stopped: () => boolean
 ): Promise<void> {
+  // Returned as is, not awaited: each promise layer delays the end of every answer.
   if (parts instanceof ModelEventStream) return parts.forEachPart(emit, stopped)
+  return iterateParts(parts, emit, stopped)
+}
+
+async function iterateParts(
+  parts: AsyncIterable<ModelStreamPart>,
+  emit: EmitPart,
+  stopped: () => boolean
+): Promise<void> {
   const iterator = parts[Symbol.asyncIterator]()
   let completed = false
   try {
