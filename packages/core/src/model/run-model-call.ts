@@ -72,7 +72,9 @@ async function streamAttempt(
   }
   try {
     const parts = host.call({ signal: attemptAbort.signal, step, attempt })
-    await deadline.watch(forEachPart(parts, emit, () => !open))
+    const reading = forEachPart(parts, emit, () => !open)
+    await deadline.firstPart(reading)
+    await reading
   } finally {
     open = false
     host.signal.removeEventListener('abort', forwardAbort)

@@ -67,7 +67,10 @@ export class OpenaiAgent extends Agent<OpenaiAgentOptions> {
     this.log('Cancel')
   }
 
-  /** One model call: the request is sent at once, its events mapped as they arrive. */
+  /**
+   * One model call: the request is sent at once, its events mapped as they arrive. The SDK's
+   * promise is handed over as it is (no async wrapper): each promise layer delays the first chunk.
+   */
   private callModel({ signal }: ModelCallRequest): AsyncIterable<ModelStreamPart> {
     if (this.options.api === 'chat') {
       return new ModelEventStream(this.openChat(signal), new ChatStreamMapper(), toOpenaiError)
@@ -75,7 +78,7 @@ export class OpenaiAgent extends Agent<OpenaiAgentOptions> {
     return new ModelEventStream(this.openResponses(signal), responsesEventMapper, toOpenaiError)
   }
 
-  private async openChat(signal: AbortSignal): Promise<AsyncIterable<ChatCompletionChunk>> {
+  private openChat(signal: AbortSignal): Promise<AsyncIterable<ChatCompletionChunk>> {
     const body: ChatCompletionCreateParamsStreaming = {
       ...(this.options.settings as OpenaiChatSettings),
       model: this.model,
@@ -86,7 +89,7 @@ export class OpenaiAgent extends Agent<OpenaiAgentOptions> {
     return this.openai.chat.completions.create(body, this.requestOptions(signal))
   }
 
-  private async openResponses(signal: AbortSignal): Promise<AsyncIterable<ResponseStreamEvent>> {
+  private openResponses(signal: AbortSignal): Promise<AsyncIterable<ResponseStreamEvent>> {
     const body: ResponseCreateParamsStreaming = {
       ...(this.options.settings as OpenaiResponsesSettings),
       model: this.model,
