@@ -1,6 +1,7 @@
 // Latency OpenaiAgent adds over the raw SDK stream, on loopback against the fake OpenAI server.
 // Each round runs both (order rotated), streaming the same 200-delta Responses API answer; prints
 // medians and p99 of time to first chunk and to stream end, and the median per-round difference.
+// Both sides read every delta's text and check its total length.
 // Run: pnpm --filter @openmic/openai build && node bench/answer-latency.mjs [rounds] [api]
 import { createFakeOpenAI } from '@openmic/testing'
 import OpenAI from 'openai'
@@ -19,6 +20,7 @@ const client = new OpenAI({ apiKey: 'sk-bench', baseURL: fake.baseURL })
 async function raw() {
   const start = performance.now()
   let first = 0
+  let length = 0
   if (API === 'chat') {
     const messages = [
       { role: 'system', content: SYSTEM },
@@ -30,7 +32,11 @@ async function raw() {
       stream: true,
     })
     for await (const chunk of stream) {
-      if (!first && chunk.choices[0]?.delta.content) first = performance.now()
+      const content = chunk.choices[0]?.delta.content
+      if (content) {
+        if (!first) first = performance.now()
+        length += content.length
+      }
     }
   } else {
     const input = [
@@ -39,25 +45,43 @@ async function raw() {
     ]
     const stream = await client.responses.create({ model: 'gpt-4.1-mini', input, stream: true })
     for await (const event of stream) {
-      if (!first && event.type === 'response.output_text.delta') first = performance.now()
+      if (event.type === 'response.output_text.delta') {
+        if (!first) first = performance.now()
+        length += event.delta.length
+      }
     }
   }
-  return { first: first - start, end: performance.now() - start }
+  const end = performance.now()
+  check(length)
+  return { first: first - start, end: end - start }
 }
 
+// Built per round like a new call's agent, outside the timed region: only answer() is timed.
 function agent() {
   const agent = new OpenaiAgent({ openai: client, api: API, systemPrompt: SYSTEM })
   agent.addUserMessage(USER)
   return new Promise((resolve, reject) => {
     const start = performance.now()
     let first = 0
+    let length = 0
     const stream = agent.answer()
     agent.on('Failed', reject)
-    stream.on('data', () => {
+    stream.on('data', (chunk) => {
       if (!first) first = performance.now()
+      length += chunk.length
     })
-    stream.on('end', () => resolve({ first: first - start, end: performance.now() - start }))
+    stream.on('end', () => {
+      const end = performance.now()
+      check(length)
+      resolve({ first: first - start, end: end - start })
+    })
   })
+}
+
+const expectedLength = DELTAS.join('').length
+function check(length) {
+  if (length !== expectedLength)
+    throw new Error(`Got ${length} characters, expected ${expectedLength}`)
 }
 
 async function round(index) {
@@ -67,10 +91,14 @@ async function round(index) {
     fake.reset()
     fake.replyText(...DELTAS)
     result[run === raw ? 'raw' : 'agent'] = await run()
+    // The raw loop stops its clock while the SDK still has clean-up queued: let it run here, not
+    // inside the next timed run (of either side).
+    await settle()
   }
   return result
 }
 
+const settle = () => new Promise((resolve) => setImmediate(resolve))
 const quantile = (values, q) => {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]

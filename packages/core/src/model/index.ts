@@ -6,6 +6,8 @@ export type {
   ModelAnswerHost,
 } from './types.js'
 export { DEFAULT_MODEL_ANSWER_LIMITS } from './types.js'
+export { ModelEventStream } from './model-event-stream.js'
+export type { EmitPart, ModelEventMapper } from './model-event-stream.js'
 export { runModelAnswer } from './run-model-answer.js'
 export { runModelCall } from './run-model-call.js'
 export type { ModelCallResult } from './run-model-call.js'

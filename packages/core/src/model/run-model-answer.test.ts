@@ -6,6 +6,7 @@ import { Agent } from '../agent/Agent.js'
 import type { AgentOptions } from '../agent/types.js'
 import type { MicdropConversation } from '../conversation/types.js'
 import { FirstTokenTimeoutError } from '../retry/errors.js'
+import { ModelEventStream, type ModelEventMapper } from './model-event-stream.js'
 import type { ModelAnswerLimits, ModelCallRequest, ModelStreamPart } from './types.js'
 
 type Script = (
@@ -272,5 +273,72 @@ describe('the shared step loop', () => {
     await delay(20)
     expect(agent.requests).toHaveLength(1)
     expect(agent.conversation.at(-1)).toMatchObject({ role: 'tool_result', output: '"done"' })
+  })
+
+  describe('reading a ModelEventStream', () => {
+    /** Events are words; "!" fails the stream; finish() adds a tool call. */
+    const wordMapper = (): ModelEventMapper<string> => ({
+      map(word, emit) {
+        if (word === '!') throw new Error('bad event')
+        emit(text(word))
+      },
+      finish(emit) {
+        emit(call('c1', 'noop'))
+      },
+    })
+    async function* words(...items: string[]) {
+      for (const item of items) {
+        await delay(1)
+        yield item
+      }
+    }
+
+    it('maps each event as it arrives, then the parts of finish()', async () => {
+      const agent = new ScriptedAgent(({ step }) =>
+        step === 0
+          ? new ModelEventStream(Promise.resolve(words('Hel', 'lo')), wordMapper())
+          : parts(text(' again'))
+      )
+      agent.addTool({ name: 'noop', description: 'd' })
+      expect(await readAll(agent.answer())).toBe('Hello again')
+      expect(agent.conversation.map((item) => item.role)).toEqual([
+        'system',
+        'assistant',
+        'tool_call',
+        'tool_result',
+        'assistant',
+      ])
+    })
+
+    it('fails with what mapError makes of a mapping error', async () => {
+      const mapped = new Error('mapped')
+      const agent = new ScriptedAgent(
+        () => new ModelEventStream(words('Hi', '!'), wordMapper(), () => mapped),
+        { maxRetry: 0 }
+      )
+      const failed = vi.fn()
+      agent.on('Failed', failed)
+      expect(await readAll(agent.answer())).toBe('Hi')
+      expect(failed).toHaveBeenCalledWith(mapped)
+    })
+
+    it('drops the parts of a timed-out call that ignored its signal', async () => {
+      const ignoresAbort = async function* () {
+        await delay(40)
+        yield 'late '
+      }
+      const agent = new ScriptedAgent(
+        ({ attempt }) =>
+          attempt === 0
+            ? new ModelEventStream(ignoresAbort(), wordMapper())
+            : (async function* () {
+                yield text('Back')
+                await delay(80)
+                yield text('.')
+              })(),
+        { firstTokenTimeoutMs: 20, maxRetry: 1 }
+      )
+      expect(await readAll(agent.answer())).toBe('Back.')
+    })
   })
 })

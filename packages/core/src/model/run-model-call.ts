@@ -2,7 +2,8 @@ import type { MicdropConversationToolCall } from '../conversation/types.js'
 import { AnswerWriter } from '../extract/AnswerWriter.js'
 import { backoffDelayMs, waitUnlessAborted } from '../retry/backoff.js'
 import { isRetryableError } from '../retry/errors.js'
-import { firstWithin } from '../retry/first-token-timeout.js'
+import { FirstPartDeadline } from './first-part-deadline.js'
+import { forEachPart } from './for-each-part.js'
 import type { ModelAnswerHost, ModelStreamPart } from './types.js'
 
 /** What one model call produced. */
@@ -44,8 +45,9 @@ export async function runModelCall(host: ModelAnswerHost, step: number): Promise
 }
 
 /**
- * One try of a model call. Its signal aborts with the answer's, and on a first-token timeout. The
- * provider's iterator is consumed directly (no wrapper per part): this loop is the hot path.
+ * One try of a model call. Its signal aborts with the answer's, and on a first-token timeout.
+ * Parts are consumed as they are emitted (no wrapper per part): this is the hot path. Once the
+ * attempt is over (done, failed, timed out or cancelled), late parts are dropped.
  */
 async function streamAttempt(
   host: ModelAnswerHost,
@@ -55,24 +57,27 @@ async function streamAttempt(
   toolCalls: MicdropConversationToolCall[]
 ): Promise<void> {
   const attemptAbort = new AbortController()
-  const forwardAbort = () => attemptAbort.abort(host.signal.reason)
+  let open = !host.signal.aborted
+  const forwardAbort = () => {
+    open = false
+    attemptAbort.abort(host.signal.reason)
+  }
   host.signal.addEventListener('abort', forwardAbort, { once: true })
-  const iterator = host.call({ signal: attemptAbort.signal, step, attempt })[Symbol.asyncIterator]()
-  let completed = false
+  const deadline = new FirstPartDeadline(host.limits.firstTokenTimeoutMs, (error) =>
+    attemptAbort.abort(error)
+  )
+  const emit = (part: ModelStreamPart) => {
+    deadline.met()
+    if (open) consume(part, writer, toolCalls)
+  }
   try {
-    let result = await firstWithin(iterator.next(), host.limits.firstTokenTimeoutMs, (error) =>
-      attemptAbort.abort(error)
-    )
-    while (!result.done) {
-      if (host.signal.aborted) return
-      consume(result.value, writer, toolCalls)
-      result = await iterator.next()
-    }
-    completed = true
+    const parts = host.call({ signal: attemptAbort.signal, step, attempt })
+    const reading = forEachPart(parts, emit, () => !open)
+    await deadline.firstPart(reading)
+    await reading
   } finally {
+    open = false
     host.signal.removeEventListener('abort', forwardAbort)
-    // Not awaited: a source stuck in an await (a stalled request) must not hold up the caller.
-    if (!completed) iterator.return?.().catch(() => {})
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream'
+import type { ModelEventStream } from './model-event-stream.js'
 import type { MicdropAnswerMetadata, MicdropConversationToolCall } from '../conversation/types.js'
 
 /**
@@ -25,7 +26,9 @@ export interface ModelCallRequest {
 
 /**
  * Calls the model with the conversation as it is now and streams its parts. Throw (or let the SDK
- * throw) on failure; errors keep their HTTP status.
+ * throw) on failure; errors keep their HTTP status. Any `AsyncIterable` works; a
+ * {@link ModelEventStream} (an SDK stream with a synchronous mapper) is read without an async step
+ * per part.
  */
 export type ModelCall = (request: ModelCallRequest) => AsyncIterable<ModelStreamPart>
 

@@ -3,7 +3,13 @@ import type {
   ContentChunk,
   ToolCall,
 } from '@mistralai/mistralai/models/components'
-import { ToolCallAssembler, type ModelStreamPart, type ToolCallDelta } from '@openmic/core'
+import {
+  ModelEventStream,
+  ToolCallAssembler,
+  type EmitPart,
+  type ModelEventMapper,
+  type ToolCallDelta,
+} from '@openmic/core'
 import { MistralStreamError } from '../errors/mistral-stream-error.js'
 
 /**
@@ -12,43 +18,54 @@ import { MistralStreamError } from '../errors/mistral-stream-error.js'
  * - `delta.content` as a string, or as an array of typed parts: `text` parts become text,
  *   `thinking` parts become reasoning (a sign of life, never spoken).
  * - `delta.toolCalls`, whole or in pieces, are assembled with core's `ToolCallAssembler` and
- *   yielded once the stream ended, ready to execute.
+ *   emitted once the stream ended, ready to execute.
  * - `finish_reason: "error"`, or a stream that ends without any finish reason, throws a
  *   {@link MistralStreamError} (a broken stream: core keeps or retries, as for any provider).
+ *
+ * The result is an `AsyncIterable` of parts; core's step loop maps each chunk as it arrives,
+ * without an async step per part.
  */
-export async function* mapMistralStream(
+export function mapMistralStream(
   stream: AsyncIterable<CompletionEvent> | Promise<AsyncIterable<CompletionEvent>>
-): AsyncGenerator<ModelStreamPart> {
-  const events = await stream
-  const assembler = new ToolCallAssembler()
-  const keys = new ToolCallKeys()
-  let finishReason: string | null = null
-  for await (const event of events) {
-    const choice = event.data.choices[0]
-    if (!choice) continue
-    const { content, toolCalls } = choice.delta
-    if (typeof content === 'string') {
-      if (content !== '') yield { type: 'text', delta: content }
-    } else if (content) {
-      yield* contentParts(content)
-    }
-    for (const call of toolCalls ?? []) assembler.add(keys.delta(call))
-    if (choice.finishReason) finishReason = choice.finishReason
-  }
-  if (finishReason === 'error')
-    throw new MistralStreamError('Mistral ended the stream with an error')
-  if (finishReason === null)
-    throw new MistralStreamError('Mistral stream ended without a finish reason')
-  for (const toolCall of assembler.finish()) yield { type: 'tool-call', toolCall }
+): ModelEventStream<CompletionEvent> {
+  return new ModelEventStream(stream, new MistralEventMapper())
 }
 
-function* contentParts(parts: ContentChunk[]): Generator<ModelStreamPart> {
+/** Maps the chunks of one stream; keeps the tool-call pieces and the finish reason seen so far. */
+class MistralEventMapper implements ModelEventMapper<CompletionEvent> {
+  private readonly assembler = new ToolCallAssembler()
+  private readonly keys = new ToolCallKeys()
+  private finishReason: string | null = null
+
+  map(event: CompletionEvent, emit: EmitPart): void {
+    const choice = event.data.choices[0]
+    if (!choice) return
+    const { content, toolCalls } = choice.delta
+    if (typeof content === 'string') {
+      if (content !== '') emit({ type: 'text', delta: content })
+    } else if (content) {
+      emitContentParts(content, emit)
+    }
+    if (toolCalls) for (const call of toolCalls) this.assembler.add(this.keys.delta(call))
+    if (choice.finishReason) this.finishReason = choice.finishReason
+  }
+
+  finish(emit: EmitPart): void {
+    if (this.finishReason === 'error')
+      throw new MistralStreamError('Mistral ended the stream with an error')
+    if (this.finishReason === null)
+      throw new MistralStreamError('Mistral stream ended without a finish reason')
+    for (const toolCall of this.assembler.finish()) emit({ type: 'tool-call', toolCall })
+  }
+}
+
+function emitContentParts(parts: ContentChunk[], emit: EmitPart): void {
   for (const part of parts) {
     if (part.type === 'text' && 'text' in part) {
-      if (part.text !== '') yield { type: 'text', delta: part.text }
+      if (part.text !== '') emit({ type: 'text', delta: part.text })
     } else if (part.type === 'thinking' && 'thinking' in part) {
       for (const inner of part.thinking) {
-        yield { type: 'reasoning', delta: inner.type === 'text' ? inner.text : undefined }
+        emit({ type: 'reasoning', delta: inner.type === 'text' ? inner.text : undefined })
       }
     }
   }

@@ -1,15 +1,26 @@
-import { Agent, type ModelCallRequest, type ModelStreamPart } from '@openmic/core'
+import { Agent, ModelEventStream, type ModelCallRequest, type ModelStreamPart } from '@openmic/core'
 import OpenAI from 'openai'
 import type { PassThrough } from 'node:stream'
-import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions'
-import type { ResponseCreateParamsStreaming } from 'openai/resources/responses/responses'
+import type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsStreaming,
+} from 'openai/resources/chat/completions'
+import type {
+  ResponseCreateParamsStreaming,
+  ResponseStreamEvent,
+} from 'openai/resources/responses/responses'
 import { convertToChatMessages } from '../chat/convert-to-chat-messages.js'
 import { ChatStreamMapper } from '../chat/chat-stream-mapper.js'
 import { toOpenaiError } from '../errors/to-openai-error.js'
 import { convertToResponsesInput } from '../responses/convert-to-responses-input.js'
-import { mapResponsesEvent } from '../responses/map-responses-event.js'
+import { responsesEventMapper } from '../responses/map-responses-event.js'
 import { prepareChatTools, prepareResponsesTools, shouldSendTools } from '../tools/prepare-tools.js'
-import { DEFAULT_OPENAI_MODEL, type OpenaiAgentOptions } from './types.js'
+import {
+  DEFAULT_OPENAI_MODEL,
+  type OpenaiAgentOptions,
+  type OpenaiChatSettings,
+  type OpenaiResponsesSettings,
+} from './types.js'
 
 /**
  * An agent answering with OpenAI models, streamed: the Responses API by default, or Chat
@@ -56,39 +67,44 @@ export class OpenaiAgent extends Agent<OpenaiAgentOptions> {
     this.log('Cancel')
   }
 
-  private async *callModel({ signal }: ModelCallRequest): AsyncGenerator<ModelStreamPart> {
-    const options = this.options
-    const requestOptions = { signal, maxRetries: options.maxRetry }
-    const withTools = shouldSendTools(this.conversation, this.tools)
-    try {
-      if (options.api === 'chat') {
-        const body: ChatCompletionCreateParamsStreaming = {
-          ...options.settings,
-          model: this.model,
-          messages: convertToChatMessages(this.conversation),
-          ...(withTools ? { tools: prepareChatTools(this.tools) } : {}),
-          stream: true,
-        }
-        const mapper = new ChatStreamMapper()
-        for await (const chunk of await this.openai.chat.completions.create(body, requestOptions)) {
-          for (const part of mapper.map(chunk)) yield part
-        }
-        for (const part of mapper.finish()) yield part
-      } else {
-        const body: ResponseCreateParamsStreaming = {
-          ...options.settings,
-          model: this.model,
-          input: convertToResponsesInput(this.conversation),
-          ...(withTools ? { tools: prepareResponsesTools(this.tools) } : {}),
-          stream: true,
-        }
-        for await (const event of await this.openai.responses.create(body, requestOptions)) {
-          const part = mapResponsesEvent(event)
-          if (part) yield part
-        }
-      }
-    } catch (error) {
-      throw toOpenaiError(error)
+  /**
+   * One model call: the request is sent at once, its events mapped as they arrive. The SDK's
+   * promise is handed over as it is (no async wrapper): each promise layer delays the first chunk.
+   */
+  private callModel({ signal }: ModelCallRequest): AsyncIterable<ModelStreamPart> {
+    if (this.options.api === 'chat') {
+      return new ModelEventStream(this.openChat(signal), new ChatStreamMapper(), toOpenaiError)
     }
+    return new ModelEventStream(this.openResponses(signal), responsesEventMapper, toOpenaiError)
+  }
+
+  private openChat(signal: AbortSignal): Promise<AsyncIterable<ChatCompletionChunk>> {
+    const body: ChatCompletionCreateParamsStreaming = {
+      ...(this.options.settings as OpenaiChatSettings),
+      model: this.model,
+      messages: convertToChatMessages(this.conversation),
+      ...(this.withTools() ? { tools: prepareChatTools(this.tools) } : {}),
+      stream: true,
+    }
+    return this.openai.chat.completions.create(body, this.requestOptions(signal))
+  }
+
+  private openResponses(signal: AbortSignal): Promise<AsyncIterable<ResponseStreamEvent>> {
+    const body: ResponseCreateParamsStreaming = {
+      ...(this.options.settings as OpenaiResponsesSettings),
+      model: this.model,
+      input: convertToResponsesInput(this.conversation),
+      ...(this.withTools() ? { tools: prepareResponsesTools(this.tools) } : {}),
+      stream: true,
+    }
+    return this.openai.responses.create(body, this.requestOptions(signal))
+  }
+
+  private withTools(): boolean {
+    return shouldSendTools(this.conversation, this.tools)
+  }
+
+  private requestOptions(signal: AbortSignal) {
+    return { signal, maxRetries: this.options.maxRetry }
   }
 }

@@ -6,8 +6,11 @@ import { ChatStreamMapper } from './chat-stream-mapper.js'
 function parts(deltas: object[]): ModelStreamPart[] {
   const mapper = new ChatStreamMapper()
   const chunks = [...deltas.map((delta) => ({ choices: [{ index: 0, delta }] })), { choices: [] }]
-  const out = chunks.flatMap((chunk) => mapper.map(chunk as unknown as ChatCompletionChunk))
-  return [...out, ...mapper.finish()]
+  const out: ModelStreamPart[] = []
+  const emit = (part: ModelStreamPart) => out.push(part)
+  for (const chunk of chunks) mapper.map(chunk as unknown as ChatCompletionChunk, emit)
+  mapper.finish(emit)
+  return out
 }
 
 describe('ChatStreamMapper', () => {

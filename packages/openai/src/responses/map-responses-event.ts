@@ -1,4 +1,4 @@
-import type { ModelStreamPart } from '@openmic/core'
+import type { ModelEventMapper, ModelStreamPart } from '@openmic/core'
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
 import { OpenaiStreamError } from '../errors/OpenaiStreamError.js'
 
@@ -40,6 +40,14 @@ export function mapResponsesEvent(event: ResponseStreamEvent): ModelStreamPart |
     default:
       return undefined
   }
+}
+
+/** {@link mapResponsesEvent} as the mapper of a `ModelEventStream` (it keeps no state). */
+export const responsesEventMapper: ModelEventMapper<ResponseStreamEvent> = {
+  map(event, emit) {
+    const part = mapResponsesEvent(event)
+    if (part) emit(part)
+  },
 }
 
 /** The error of an `error` event (fields at the top or under `error`) or of a failed response. */
