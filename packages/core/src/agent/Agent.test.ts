@@ -246,11 +246,22 @@ describe('Agent.answer', () => {
     expect(errors).toEqual([])
   })
 
-  it('does not start generating when cancelled before it began', async () => {
+  it('starts generating within answer(), and a cancel right after aborts it', async () => {
     const agent = new WordsAgent(['never'])
+    const stream = agent.answer()
+    expect(agent.lastSignal?.aborted).toBe(false)
+    agent.cancel()
+    expect(agent.lastSignal?.aborted).toBe(true)
+    expect(await readAll(stream)).toBe('')
+    expect(agent.conversation.map((item) => item.role)).toEqual(['system'])
+  })
+
+  it('does not start generating when cancelled while onBeforeAnswer runs', async () => {
+    const agent = new WordsAgent(['never'], { onBeforeAnswer: () => delay(5) })
     const stream = agent.answer()
     agent.cancel()
     expect(await readAll(stream)).toBe('')
+    await delay(10)
     expect(agent.lastSignal).toBeUndefined()
   })
 

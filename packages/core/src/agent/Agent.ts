@@ -10,6 +10,7 @@ import type {
   MicdropConversationToolResult,
 } from '../conversation/types.js'
 import { extractValue } from '../extract/extract-value.js'
+import { takeAbortController } from '../model/spare-abort-controllers.js'
 import type { ExtractTagOptions } from '../extract/types.js'
 import type { Logger } from '../logger/Logger.js'
 import { runModelAnswer } from '../model/run-model-answer.js'
@@ -82,7 +83,7 @@ export abstract class Agent<
   answer(): Readable {
     this.cancelRun(this.currentRun)
     this.answerCount++
-    const run: AnswerRun = { stream: new AnswerStream(), abort: new AbortController() }
+    const run: AnswerRun = { stream: new AnswerStream(), abort: takeAbortController() }
     this.currentRun = run
     this.answering = true
     this.log('Answering')
@@ -272,7 +273,9 @@ export abstract class Agent<
   private async runAnswer(run: AnswerRun): Promise<void> {
     const { stream, abort } = run
     try {
-      const skip = await this.options.onBeforeAnswer?.call(this as unknown as Agent, stream)
+      // Without a hook, generation starts within answer(): no promise job before the request.
+      const hook = this.options.onBeforeAnswer
+      const skip = hook ? await hook.call(this as unknown as Agent, stream) : undefined
       if (skip === true) {
         this.log('onBeforeAnswer skipped the answer')
       } else if (!abort.signal.aborted) {

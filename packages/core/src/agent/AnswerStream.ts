@@ -3,7 +3,8 @@ import { PassThrough } from 'node:stream'
 /**
  * The stream an answer is written to. Once the answer is cancelled (or has ended), further writes
  * are silently dropped instead of failing with "write after end": a provider still finishing its
- * last chunk after `cancel()` must neither crash the process nor reach the listener.
+ * last chunk after `cancel()` must neither crash the process nor reach the listener. Writes go
+ * straight to the readable side; `end()` finishes both sides as a `PassThrough` does.
  */
 export class AnswerStream extends PassThrough {
   override write(chunk: any, encoding?: any, callback?: any): boolean {
@@ -12,7 +13,13 @@ export class AnswerStream extends PassThrough {
       if (typeof done === 'function') queueMicrotask(() => done(null))
       return true
     }
-    return super.write(chunk, encoding, callback)
+    // Straight to the readable side: a pass-through has nothing to transform, and the writable
+    // machinery costs a callback and a tick per write on the path of every answer's text.
+    // An answer is short text: the reader is never made to wait (no backpressure, `true`).
+    this.push(chunk, typeof encoding === 'string' ? encoding : undefined)
+    const done = typeof encoding === 'function' ? encoding : callback
+    if (typeof done === 'function') queueMicrotask(() => done(null))
+    return true
   }
 
   override end(chunk?: any, encoding?: any, callback?: any): this {

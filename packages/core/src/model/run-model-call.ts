@@ -1,4 +1,5 @@
 import type { MicdropConversationToolCall } from '../conversation/types.js'
+import { takeAbortController } from './spare-abort-controllers.js'
 import { AnswerWriter } from '../extract/AnswerWriter.js'
 import { backoffDelayMs, waitUnlessAborted } from '../retry/backoff.js'
 import { isRetryableError } from '../retry/errors.js'
@@ -56,7 +57,7 @@ async function streamAttempt(
   writer: AnswerWriter,
   toolCalls: MicdropConversationToolCall[]
 ): Promise<void> {
-  const attemptAbort = new AbortController()
+  const attemptAbort = takeAbortController()
   let open = !host.signal.aborted
   const forwardAbort = () => {
     open = false
