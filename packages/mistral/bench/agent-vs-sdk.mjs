@@ -29,6 +29,7 @@ async function viaAgent() {
   fake.replyText(...DELTAS)
   const start = performance.now()
   let first = 0
+  let end = 0
   let length = 0
   await new Promise((resolve, reject) => {
     const stream = agent.answer()
@@ -36,11 +37,15 @@ async function viaAgent() {
       if (first === 0) first = performance.now() - start
       length += chunk.length
     })
-    stream.on('end', resolve)
+    // Timed in the listener, as the SDK side is timed right after its loop.
+    stream.on('end', () => {
+      end = performance.now() - start
+      resolve()
+    })
     stream.on('error', reject)
   })
   check(length)
-  return { first, end: performance.now() - start }
+  return { first, end }
 }
 
 async function viaSdk() {
@@ -132,3 +137,27 @@ for (const [key, label] of [
   ]
   console.log(label.padEnd(14) + cells.map(ms).join('') + ratio.toFixed(3).padStart(11))
 }
+// Which side runs first in a round matters (the run after an agent run is slower, whichever it
+// is): the medians of the differences by order, to show how much of the overall one is order.
+const byOrder = (first) => results.filter((_, i) => (i % 2 === 0) === (first === 'agent'))
+console.log(
+  'med. diff by order (first chunk / stream end): raw first ' +
+    ['first', 'end']
+      .map((key) =>
+        quantile(
+          byOrder('raw').map((r) => r.agent[key] - r.raw[key]),
+          0.5
+        ).toFixed(3)
+      )
+      .join(' / ') +
+    ' ms, agent first ' +
+    ['first', 'end']
+      .map((key) =>
+        quantile(
+          byOrder('agent').map((r) => r.agent[key] - r.raw[key]),
+          0.5
+        ).toFixed(3)
+      )
+      .join(' / ') +
+    ' ms'
+)

@@ -124,3 +124,27 @@ for (const key of ['first', 'end']) {
     `${(key === 'first' ? 'first chunk' : 'stream end').padEnd(14)}${ms(quantile(rawValues, 0.5))}${ms(quantile(rawValues, 0.99))}${ms(quantile(agentValues, 0.5))}${ms(quantile(agentValues, 0.99))}${ms(quantile(diffs, 0.5))}`
   )
 }
+// Which side runs first in a round matters (the run after an agent run is slower, whichever it
+// is): the medians of the differences by order, to show how much of the overall one is order.
+const byOrder = (first) => rounds.filter((_, i) => (i % 2 === 0) === (first === 'raw'))
+console.log(
+  'med. diff by order (first chunk / stream end): raw first ' +
+    ['first', 'end']
+      .map((key) =>
+        quantile(
+          byOrder('raw').map((r) => r.agent[key] - r.raw[key]),
+          0.5
+        ).toFixed(3)
+      )
+      .join(' / ') +
+    ' ms, agent first ' +
+    ['first', 'end']
+      .map((key) =>
+        quantile(
+          byOrder('agent').map((r) => r.agent[key] - r.raw[key]),
+          0.5
+        ).toFixed(3)
+      )
+      .join(' / ') +
+    ' ms'
+)

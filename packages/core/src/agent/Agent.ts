@@ -10,7 +10,7 @@ import type {
   MicdropConversationToolResult,
 } from '../conversation/types.js'
 import { extractValue } from '../extract/extract-value.js'
-import { takeAbortController } from '../model/spare-abort-controllers.js'
+import { abortControllers } from '../model/made-ahead.js'
 import type { ExtractTagOptions } from '../extract/types.js'
 import type { Logger } from '../logger/Logger.js'
 import { runModelAnswer } from '../model/run-model-answer.js'
@@ -22,7 +22,7 @@ import {
 import { createDefaultTools } from '../tools/default-tools.js'
 import { runTool } from '../tools/run-tool.js'
 import type { Tool } from '../tools/Tool.js'
-import { AnswerStream } from './AnswerStream.js'
+import { answerStreams, type AnswerStream } from './AnswerStream.js'
 import type { AgentEvents, AgentOptions } from './types.js'
 
 /** One call of `answer()`: its stream and what cancels it. */
@@ -83,7 +83,7 @@ export abstract class Agent<
   answer(): Readable {
     this.cancelRun(this.currentRun)
     this.answerCount++
-    const run: AnswerRun = { stream: new AnswerStream(), abort: takeAbortController() }
+    const run: AnswerRun = { stream: answerStreams.take(), abort: abortControllers.take() }
     this.currentRun = run
     this.answering = true
     this.log('Answering')

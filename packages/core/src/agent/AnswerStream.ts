@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream'
+import { MadeAhead } from '../model/made-ahead.js'
 
 /**
  * The stream an answer is written to. Once the answer is cancelled (or has ended), further writes
@@ -16,7 +17,7 @@ export class AnswerStream extends PassThrough {
     // Straight to the readable side: a pass-through has nothing to transform, and the writable
     // machinery costs a callback and a tick per write on the path of every answer's text.
     // An answer is short text: the reader is never made to wait (no backpressure, `true`).
-    this.push(chunk, typeof encoding === 'string' ? encoding : undefined)
+    this.push(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : undefined)
     const done = typeof encoding === 'function' ? encoding : callback
     if (typeof done === 'function') queueMicrotask(() => done(null))
     return true
@@ -31,3 +32,6 @@ export class AnswerStream extends PassThrough {
     return super.end(chunk, encoding, callback)
   }
 }
+
+/** Answer streams made ahead: `answer()` takes one ready-made (see {@link MadeAhead}). */
+export const answerStreams = new MadeAhead(() => new AnswerStream(), 1)

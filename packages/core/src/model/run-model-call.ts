@@ -1,5 +1,5 @@
 import type { MicdropConversationToolCall } from '../conversation/types.js'
-import { takeAbortController } from './spare-abort-controllers.js'
+import { abortControllers } from './made-ahead.js'
 import { AnswerWriter } from '../extract/AnswerWriter.js'
 import { backoffDelayMs, waitUnlessAborted } from '../retry/backoff.js'
 import { isRetryableError } from '../retry/errors.js'
@@ -57,7 +57,7 @@ async function streamAttempt(
   writer: AnswerWriter,
   toolCalls: MicdropConversationToolCall[]
 ): Promise<void> {
-  const attemptAbort = takeAbortController()
+  const attemptAbort = abortControllers.take()
   let open = !host.signal.aborted
   const forwardAbort = () => {
     open = false
