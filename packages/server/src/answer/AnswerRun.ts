@@ -14,6 +14,11 @@ export interface AnswerRunOptions {
   tts: TTS
   /** Called with each audio chunk of this run, while it is current; `first` for its first one. */
   onAudio: (audio: Buffer, first: boolean) => void
+  /**
+   * When the text was asked for (performance.now()): the agent may start generating within its
+   * `answer()`, before this run exists. Default: when the run is made.
+   */
+  requestedAt?: number
   /** Called once, when the run ends (never after `cancel()`). */
   onDone: (run: AnswerRun, outcome: AnswerOutcome) => void
 }
@@ -23,7 +28,7 @@ export interface AnswerRunOptions {
  * tells when all of it has been sent (TTS `AudioEnd`). Times its first text and first audio.
  */
 export class AnswerRun {
-  readonly startedAt = performance.now()
+  readonly startedAt: number
   firstTextAt?: number
   firstAudioAt?: number
   textChars = 0
@@ -36,7 +41,9 @@ export class AnswerRun {
   private finished = false
   private readonly input = createPushStream()
 
-  constructor(private readonly options: AnswerRunOptions) {}
+  constructor(private readonly options: AnswerRunOptions) {
+    this.startedAt = options.requestedAt ?? performance.now()
+  }
 
   /** True once the run ended or was cancelled: nothing of it may reach the client any more. */
   get done(): boolean {

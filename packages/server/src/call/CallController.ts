@@ -112,6 +112,7 @@ export class CallController implements ListenerOwner {
     const turn = this.turn
     this.turn = undefined
     let stream: Readable
+    const requestedAt = performance.now()
     try {
       stream = this.options.agent.answer()
     } catch (error) {
@@ -119,7 +120,7 @@ export class CallController implements ListenerOwner {
       this.options.output.send('SkipAnswer')
       return undefined
     }
-    return this.startRun(stream, 'answer', forUser, turn)
+    return this.startRun(stream, 'answer', forUser, turn, requestedAt)
   }
 
   /** Cancels the current answer; `SkipAnswer` tells the client no answer is coming. */
@@ -201,9 +202,16 @@ export class CallController implements ListenerOwner {
 
   // ---- answers ----
 
-  private startRun(text: Readable, kind: RunKind, forUser: boolean, turn?: TurnClock): CurrentRun {
+  private startRun(
+    text: Readable,
+    kind: RunKind,
+    forUser: boolean,
+    turn?: TurnClock,
+    requestedAt?: number
+  ): CurrentRun {
     const run = new AnswerRun({
       text,
+      requestedAt,
       tts: this.options.tts,
       onAudio: this.options.output.audio,
       onDone: this.onRunDone,
