@@ -139,25 +139,14 @@ for (const [key, label] of [
 }
 // Which side runs first in a round matters (the run after an agent run is slower, whichever it
 // is): the medians of the differences by order, to show how much of the overall one is order.
-const byOrder = (first) => results.filter((_, i) => (i % 2 === 0) === (first === 'agent'))
-console.log(
-  'med. diff by order (first chunk / stream end): raw first ' +
-    ['first', 'end']
-      .map((key) =>
-        quantile(
-          byOrder('raw').map((r) => r.agent[key] - r.raw[key]),
-          0.5
-        ).toFixed(3)
-      )
-      .join(' / ') +
-    ' ms, agent first ' +
-    ['first', 'end']
-      .map((key) =>
-        quantile(
-          byOrder('agent').map((r) => r.agent[key] - r.raw[key]),
-          0.5
-        ).toFixed(3)
-      )
-      .join(' / ') +
-    ' ms'
-)
+const byOrder = ['raw', 'agent'].map((first) => {
+  const sub = results.filter((_, i) => (i % 2 === 0) === (first === 'agent'))
+  const diffs = ['first', 'end'].map((key) =>
+    quantile(
+      sub.map((r) => r.agent[key] - r.raw[key]),
+      0.5
+    )
+  )
+  return `${first} first ${diffs.map((diff) => diff.toFixed(3)).join(' / ')} ms`
+})
+console.log(`med. diff by order (first chunk / stream end): ${byOrder.join(', ')}`)
