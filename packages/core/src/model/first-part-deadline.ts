@@ -2,8 +2,9 @@ import { FirstTokenTimeoutError } from '../retry/errors.js'
 
 /**
  * The first-token timeout of one model call: fails the call with {@link FirstTokenTimeoutError}
- * when no part came within `timeoutMs` (`<= 0` or `Infinity`: no timeout, and `firstPart()` resolves at once). `onTimeout` runs
- * first, to abort the request. Later parts may take any time and cost no timer.
+ * when no part came within `timeoutMs` (`<= 0` or `Infinity`: no timeout, and `firstPart()`
+ * resolves at once). `onTimeout` runs first, to abort the request. Later parts may take any time
+ * and cost no timer.
  */
 export class FirstPartDeadline {
   private timer?: ReturnType<typeof setTimeout>

@@ -31,7 +31,7 @@ export class MadeAhead<T> {
   }
 }
 
-/** AbortControllers whose signal exists already; an answer takes two (its own, its first call's). */
+/** AbortControllers with their signal made; an answer takes two (its own, its first call's). */
 export const abortControllers = new MadeAhead(() => {
   const controller = new AbortController()
   void controller.signal // made on first access: the costly part
