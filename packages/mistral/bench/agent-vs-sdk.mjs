@@ -3,7 +3,7 @@
 // round; prints medians, p99 and the median of the per-round differences (agent - raw).
 // Run after `pnpm build`: `pnpm --filter @openmic/mistral bench` (ROUNDS=... to change).
 import { Mistral } from '@mistralai/mistralai'
-import { createFakeMistral } from '@openmic/testing'
+import { createFakeMistral, formatAgentVsRaw } from '@openmic/testing'
 import { performance } from 'node:perf_hooks'
 import { MistralAgent } from '../dist/index.js'
 
@@ -91,13 +91,13 @@ async function round(index) {
     await settle()
     const raw = await viaSdk()
     await settle()
-    return { agent: agentTimes, raw }
+    return { agent: agentTimes, raw, rawFirst: false }
   }
   const raw = await viaSdk()
   await settle()
   const agentTimes = await viaAgent()
   await settle()
-  return { agent: agentTimes, raw }
+  return { agent: agentTimes, raw, rawFirst: true }
 }
 
 for (let i = 0; i < WARMUP; i++) await round(i)
@@ -109,44 +109,9 @@ for (let i = 0; i < ROUNDS; i++) {
 }
 await fake.close()
 
-const quantile = (values, q) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
-}
-const ms = (value) => `${value.toFixed(3)} ms`.padStart(11)
-const columns = ['raw median', 'raw p99', 'agent med.', 'agent p99', 'med. diff', 'ratio']
-
 console.log(
-  `MistralAgent vs raw SDK, ${ROUNDS} rounds after ${WARMUP} warm-up, ${DELTAS.length} deltas, Node ${process.version}`
-)
-console.log(''.padEnd(14) + columns.map((column) => column.padStart(11)).join(''))
-for (const [key, label] of [
-  ['first', 'first chunk'],
-  ['end', 'stream end'],
-]) {
-  const raw = results.map((result) => result.raw[key])
-  const agentValues = results.map((result) => result.agent[key])
-  const diffs = results.map((result) => result.agent[key] - result.raw[key])
-  const ratio = quantile(agentValues, 0.5) / quantile(raw, 0.5)
-  const cells = [
-    quantile(raw, 0.5),
-    quantile(raw, 0.99),
-    quantile(agentValues, 0.5),
-    quantile(agentValues, 0.99),
-    quantile(diffs, 0.5),
-  ]
-  console.log(label.padEnd(14) + cells.map(ms).join('') + ratio.toFixed(3).padStart(11))
-}
-// Which side runs first in a round matters (the run after an agent run is slower, whichever it
-// is): the medians of the differences by order, to show how much of the overall one is order.
-const byOrder = ['raw', 'agent'].map((first) => {
-  const sub = results.filter((_, i) => (i % 2 === 0) === (first === 'agent'))
-  const diffs = ['first', 'end'].map((key) =>
-    quantile(
-      sub.map((r) => r.agent[key] - r.raw[key]),
-      0.5
-    )
+  formatAgentVsRaw(
+    `MistralAgent vs raw SDK, ${ROUNDS} rounds after ${WARMUP} warm-up, ${DELTAS.length} deltas, Node ${process.version}`,
+    results
   )
-  return `${first} first ${diffs.map((diff) => diff.toFixed(3)).join(' / ')} ms`
-})
-console.log(`med. diff by order (first chunk / stream end): ${byOrder.join(', ')}`)
+)

@@ -3,7 +3,7 @@
 // medians and p99 of time to first chunk and to stream end, and the median per-round difference.
 // Both sides read every delta's text and check its total length.
 // Run: pnpm --filter @openmic/openai build && node bench/answer-latency.mjs [rounds] [api]
-import { createFakeOpenAI } from '@openmic/testing'
+import { createFakeOpenAI, formatAgentVsRaw } from '@openmic/testing'
 import OpenAI from 'openai'
 import { OpenaiAgent } from '../dist/index.js'
 
@@ -85,8 +85,9 @@ function check(length) {
 }
 
 async function round(index) {
-  const order = index % 2 === 0 ? [raw, agent] : [agent, raw]
-  const result = {}
+  const rawFirst = index % 2 === 0
+  const order = rawFirst ? [raw, agent] : [agent, raw]
+  const result = { rawFirst }
   for (const run of order) {
     fake.reset()
     fake.replyText(...DELTAS)
@@ -99,41 +100,14 @@ async function round(index) {
 }
 
 const settle = () => new Promise((resolve) => setImmediate(resolve))
-const quantile = (values, q) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
-}
-const ms = (value) => `${value.toFixed(3)} ms`.padStart(11)
-
 for (let i = 0; i < WARMUP; i++) await round(i)
 const rounds = []
 for (let i = 0; i < ROUNDS; i++) rounds.push(await round(i))
 await fake.close()
 
 console.log(
-  `OpenaiAgent vs raw SDK (api: ${API}), ${ROUNDS} rounds after ${WARMUP} warm-up, ${DELTAS.length} deltas, Node ${process.version}`
-)
-console.log(
-  `${''.padEnd(14)}${'raw median'.padStart(11)}${'raw p99'.padStart(11)}${'agent med.'.padStart(11)}${'agent p99'.padStart(11)}${'med. diff'.padStart(11)}`
-)
-for (const key of ['first', 'end']) {
-  const rawValues = rounds.map((r) => r.raw[key])
-  const agentValues = rounds.map((r) => r.agent[key])
-  const diffs = rounds.map((r) => r.agent[key] - r.raw[key])
-  console.log(
-    `${(key === 'first' ? 'first chunk' : 'stream end').padEnd(14)}${ms(quantile(rawValues, 0.5))}${ms(quantile(rawValues, 0.99))}${ms(quantile(agentValues, 0.5))}${ms(quantile(agentValues, 0.99))}${ms(quantile(diffs, 0.5))}`
+  formatAgentVsRaw(
+    `OpenaiAgent vs raw SDK (api: ${API}), ${ROUNDS} rounds after ${WARMUP} warm-up, ${DELTAS.length} deltas, Node ${process.version}`,
+    rounds
   )
-}
-// Which side runs first in a round matters (the run after an agent run is slower, whichever it
-// is): the medians of the differences by order, to show how much of the overall one is order.
-const byOrder = ['raw', 'agent'].map((first) => {
-  const sub = rounds.filter((_, i) => (i % 2 === 0) === (first === 'raw'))
-  const diffs = ['first', 'end'].map((key) =>
-    quantile(
-      sub.map((r) => r.agent[key] - r.raw[key]),
-      0.5
-    )
-  )
-  return `${first} first ${diffs.map((diff) => diff.toFixed(3)).join(' / ')} ms`
-})
-console.log(`med. diff by order (first chunk / stream end): ${byOrder.join(', ')}`)
+)
