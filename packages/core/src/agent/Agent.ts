@@ -304,9 +304,12 @@ export abstract class Agent<
   /**
    * Ends a run's stream; clears `answering` if it was the current one. A run that finished is not
    * aborted: nothing listens any more, and an abort costs an exception object on the hot path.
+   * The next answer's objects are made now, while the line is quiet (see `MadeAhead`).
    */
   private endRun(run: AnswerRun) {
     run.stream.end()
+    answerStreams.refillSoon()
+    abortControllers.refillSoon()
     if (this.currentRun === run) {
       this.currentRun = undefined
       this.answering = false

@@ -1,10 +1,12 @@
+import { LeadingAbortController } from './abort-link.js'
+
 /**
  * Objects made ahead of need, for the path from `answer()` to the model request: an answer needs
  * its stream and two AbortControllers before the request can leave, and on Node 20 making them
  * costs tens of microseconds when the code is cold (a stream's states; an AbortSignal's
- * EventTarget, set up when `signal` is first read). They are taken ready-made, and the spares are
- * made again once the current I/O is done (`setImmediate`), off the path to the first token.
- * Spares are fresh objects that nothing else holds.
+ * EventTarget). They are taken ready-made. Spares are made again by {@link MadeAhead.refillSoon},
+ * which the agent calls when an answer ends: not when one starts, where the work would compete
+ * with the request being sent and its first response. Spares are fresh objects nothing else holds.
  */
 export class MadeAhead<T> {
   private readonly spares: T[] = []
@@ -17,12 +19,14 @@ export class MadeAhead<T> {
 
   /** A fresh object: a spare if one is ready, else made now. */
   take(): T {
-    const object = this.spares.pop() ?? this.make()
-    if (!this.refilling) {
-      this.refilling = true
-      setImmediate(this.refill).unref()
-    }
-    return object
+    return this.spares.pop() ?? this.make()
+  }
+
+  /** Makes the missing spares once the current I/O is done (`setImmediate`). */
+  refillSoon(): void {
+    if (this.refilling) return
+    this.refilling = true
+    setImmediate(this.refill).unref()
   }
 
   private readonly refill = () => {
@@ -32,8 +36,4 @@ export class MadeAhead<T> {
 }
 
 /** AbortControllers with their signal made; an answer takes two (its own, its first call's). */
-export const abortControllers = new MadeAhead(() => {
-  const controller = new AbortController()
-  void controller.signal // made on first access: the costly part
-  return controller
-}, 2)
+export const abortControllers = new MadeAhead(() => new LeadingAbortController(), 2)

@@ -1,4 +1,5 @@
 import type { MicdropConversationToolCall } from '../conversation/types.js'
+import { followAbort, unfollowAbort } from './abort-link.js'
 import { abortControllers } from './made-ahead.js'
 import { AnswerWriter } from '../extract/AnswerWriter.js'
 import { backoffDelayMs, waitUnlessAborted } from '../retry/backoff.js'
@@ -63,7 +64,7 @@ async function streamAttempt(
     open = false
     attemptAbort.abort(host.signal.reason)
   }
-  host.signal.addEventListener('abort', forwardAbort, { once: true })
+  followAbort(host.signal, forwardAbort)
   const deadline = new FirstPartDeadline(host.limits.firstTokenTimeoutMs, (error) =>
     attemptAbort.abort(error)
   )
@@ -78,7 +79,7 @@ async function streamAttempt(
     await reading
   } finally {
     open = false
-    host.signal.removeEventListener('abort', forwardAbort)
+    unfollowAbort(host.signal, forwardAbort)
   }
 }
 
