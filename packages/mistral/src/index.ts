@@ -4,6 +4,7 @@ export type { MistralAgentOptions, MistralChatSettings } from './types.js'
 export {
   convertToMistralMessages,
   BRIDGE_ASSISTANT_CONTENT,
+  SILENT_USER_CONTENT,
 } from './convert/convert-to-mistral-messages.js'
 export { prepareMistralTools } from './convert/prepare-mistral-tools.js'
 export { toMistralToolCallId } from './convert/mistral-tool-call-id.js'

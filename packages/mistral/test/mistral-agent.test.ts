@@ -2,7 +2,7 @@ import { fixturePath } from '@openmic/testing'
 import { finished } from 'node:stream/promises'
 import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { BRIDGE_ASSISTANT_CONTENT } from '../src/index.js'
+import { BRIDGE_ASSISTANT_CONTENT, SILENT_USER_CONTENT } from '../src/index.js'
 import { mistralAgent, readAll, useFakeMistral } from './helpers.js'
 
 const fake = useFakeMistral()
@@ -149,6 +149,27 @@ describe('MistralAgent: tools', () => {
     const { body } = fake.server.requests[0]!
     expect(body.messages).toEqual([{ role: 'user', content: 'You are a test assistant.' }])
     expect(body.tools).toBeUndefined()
+  })
+
+  it('answers again right after its own message (no 400): the request ends with a user message, the conversation does not', async () => {
+    fake.server.replyText('Hello!').replyText('Are you still there?')
+    const agent = mistralAgent(fake.server)
+    const failed = vi.fn()
+    agent.on('Failed', failed)
+    expect(await readAll(agent.answer())).toBe('Hello!')
+    expect(await readAll(agent.answer())).toBe('Are you still there?')
+    expect(failed).not.toHaveBeenCalled()
+    const sent = fake.server.requests[1]!.body.messages as Array<{ role: string; content: string }>
+    expect(sent.map(({ role, content }) => ({ role, content }))).toEqual([
+      { role: 'system', content: 'You are a test assistant.' },
+      { role: 'assistant', content: 'Hello!' },
+      { role: 'user', content: SILENT_USER_CONTENT },
+    ])
+    expect(agent.conversation.map((item) => item.role)).toEqual([
+      'system',
+      'assistant',
+      'assistant',
+    ])
   })
 
   it('leaves a conversation Mistral accepts after a turn that ended with a tool call and no text', async () => {

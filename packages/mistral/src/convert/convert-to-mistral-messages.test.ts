@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import {
   BRIDGE_ASSISTANT_CONTENT,
   convertToMistralMessages,
+  SILENT_USER_CONTENT,
 } from './convert-to-mistral-messages.js'
 
 const call = (id: string, name = 'weather', parameters = '{"city":"Paris"}') =>
@@ -32,6 +33,19 @@ describe('convertToMistralMessages', () => {
       { role: 'user', content: 'Greet the user.' },
     ])
     expect(conversation).toEqual([{ role: 'system', content: 'Greet the user.' }])
+  })
+
+  it("ends a conversation whose last message is the assistant's with a user message, in the request only", () => {
+    const conversation: MicdropConversation = [
+      { role: 'system', content: 'Greet the user.' },
+      { role: 'assistant', content: 'Hello!' },
+    ]
+    expect(convertToMistralMessages(conversation)).toEqual([
+      { role: 'system', content: 'Greet the user.' },
+      { role: 'assistant', content: 'Hello!' },
+      { role: 'user', content: SILENT_USER_CONTENT },
+    ])
+    expect(conversation).toHaveLength(2)
   })
 
   it('joins parallel calls and the text before them into one assistant message, arguments encoded once', () => {
@@ -69,6 +83,7 @@ describe('convertToMistralMessages', () => {
       { role: 'tool', toolCallId: 'aaaaaaaa1', name: 'weather', content: '{"temperature":21}' },
       { role: 'tool', toolCallId: 'bbbbbbbb2', name: 'weather', content: '{"temperature":25}' },
       { role: 'assistant', content: 'Paris 21, Rome 25.' },
+      { role: 'user', content: SILENT_USER_CONTENT },
     ])
   })
 

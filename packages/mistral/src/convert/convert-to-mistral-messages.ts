@@ -15,6 +15,14 @@ import type { MistralMessage } from './types.js'
  */
 export const BRIDGE_ASSISTANT_CONTENT = '(no spoken answer)'
 
+/**
+ * Said by the user, in the request only, after a conversation's last assistant message: Mistral
+ * rejects a conversation that ends with one (unless it is a `prefix` the model must continue, which
+ * is not what a new answer is). It happens when `answer()` is called again without a user turn in
+ * between, e.g. right after the first message, or to follow up on a user who stays silent.
+ */
+export const SILENT_USER_CONTENT = '(the user says nothing)'
+
 type AssistantMessage = Extract<MistralMessage, { role: 'assistant' }>
 
 /**
@@ -27,6 +35,8 @@ type AssistantMessage = Extract<MistralMessage, { role: 'assistant' }>
  *   result, or a result without its call, is left out (Mistral requires pairs).
  * - A user or system message right after a tool message gets an assistant message in between.
  * - A conversation holding only system messages sends them as user messages: Mistral needs one.
+ * - A conversation ending with an assistant message gets a user message after it
+ *   ({@link SILENT_USER_CONTENT}): Mistral answers only after a user or tool message.
  *
  * The conversation itself is never changed.
  */
@@ -51,6 +61,9 @@ export function convertToMistralMessages(conversation: MicdropConversation): Mis
   }
   if (messages.every((message) => message.role === 'system')) {
     return messages.map((message) => ({ role: 'user', content: message.content as string }))
+  }
+  if (messages.at(-1)?.role === 'assistant') {
+    messages.push({ role: 'user', content: SILENT_USER_CONTENT })
   }
   return messages
 }
