@@ -1,17 +1,10 @@
 import { Mistral } from '@mistralai/mistralai'
-import {
-  Agent,
-  DEFAULT_MODEL_ANSWER_LIMITS,
-  isRetryableError,
-  waitUnlessAborted,
-  type ModelCallRequest,
-  type ModelStreamPart,
-} from '@openmic/core'
+import { Agent, type ModelCallRequest, type ModelStreamPart } from '@openmic/core'
 import type { PassThrough } from 'node:stream'
 import { convertToMistralMessages } from './convert/convert-to-mistral-messages.js'
 import { prepareMistralTools } from './convert/prepare-mistral-tools.js'
 import type { MistralChatRequest } from './convert/types.js'
-import { retryAfterMs, toAgentError } from './errors/http-error.js'
+import { toAgentError } from './errors/http-error.js'
 import { mapMistralStream } from './stream/map-mistral-stream.js'
 import { DEFAULT_MISTRAL_MODEL, type MistralAgentOptions } from './types.js'
 
@@ -72,31 +65,17 @@ export class MistralAgent extends Agent<MistralAgentOptions> {
     }
   }
 
-  /** One model call: the request is sent at once, its chunks mapped as they arrive. */
-  private callModel({ signal, attempt }: ModelCallRequest): AsyncIterable<ModelStreamPart> {
-    return mapMistralStream(this.openStream(signal, attempt))
-  }
-
-  private async openStream(signal: AbortSignal, attempt: number) {
-    try {
-      // Retries are core's (counted, abortable, voice-short): the SDK's are time-based.
-      return await this.mistral.chat.stream(this.buildRequest(), {
-        signal,
-        retries: { strategy: 'none' },
-      })
-    } catch (error) {
-      throw await this.beforeRetry(toAgentError(error), attempt, signal)
-    }
-  }
-
-  /** Waits what a retryable HTTP error's `retry-after` asks, when a retry will follow. */
-  private async beforeRetry(error: unknown, attempt: number, signal: AbortSignal) {
-    const maxRetry = this.options.maxRetry ?? DEFAULT_MODEL_ANSWER_LIMITS.maxRetry
-    const wait = retryAfterMs(error)
-    if (wait > 0 && attempt < maxRetry && isRetryableError(error)) {
-      this.log(`Waiting ${wait} ms (retry-after) before retrying`)
-      await waitUnlessAborted(wait, signal)
-    }
-    return error
+  /**
+   * One model call: the request is sent at once, its chunks mapped as they arrive. The SDK's
+   * promise is handed over as it is (no async wrapper): each promise layer delays the first chunk.
+   * Retries are core's (counted, abortable, voice-short, waiting what `retry-after` asks): the
+   * SDK's are time-based.
+   */
+  private callModel({ signal }: ModelCallRequest): AsyncIterable<ModelStreamPart> {
+    const request = this.mistral.chat.stream(this.buildRequest(), {
+      signal,
+      retries: { strategy: 'none' },
+    })
+    return mapMistralStream(request, toAgentError)
   }
 }

@@ -188,6 +188,28 @@ describe('the shared step loop', () => {
     expect(failed.mock.calls[0]![0]).toBeInstanceOf(FirstTokenTimeoutError)
   })
 
+  it('waits at least the retryAfterMs a retryable error asks before the next try', async () => {
+    const startedAt: number[] = []
+    const rateLimited = Object.assign(new Error('429 Too many requests'), {
+      status: 429,
+      retryable: true,
+      retryAfterMs: 600, // above the first backoff (200 ms ±20 %)
+    })
+    const agent = new ScriptedAgent(
+      ({ attempt }) => {
+        startedAt.push(performance.now())
+        return attempt === 0
+          ? (async function* () {
+              throw rateLimited
+            })()
+          : parts(text('Now.'))
+      },
+      { maxRetry: 1 }
+    )
+    expect(await readAll(agent.answer())).toBe('Now.')
+    expect(startedAt[1]! - startedAt[0]!).toBeGreaterThanOrEqual(590)
+  })
+
   it('does not retry an HTTP error: Failed keeps its status', async () => {
     const unauthorized = Object.assign(new Error('401 Incorrect API key'), { status: 401 })
     const agent = new ScriptedAgent(

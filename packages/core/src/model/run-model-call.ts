@@ -2,7 +2,7 @@ import type { MicdropConversationToolCall } from '../conversation/types.js'
 import { followAbort, unfollowAbort } from './abort-link.js'
 import { abortControllers } from './made-ahead.js'
 import { AnswerWriter } from '../extract/AnswerWriter.js'
-import { backoffDelayMs, waitUnlessAborted } from '../retry/backoff.js'
+import { retryDelayMs, waitUnlessAborted } from '../retry/backoff.js'
 import { isRetryableError } from '../retry/errors.js'
 import { FirstPartDeadline } from './first-part-deadline.js'
 import { forEachPart } from './for-each-part.js'
@@ -41,7 +41,7 @@ export async function runModelCall(host: ModelAnswerHost, step: number): Promise
       }
       if (attempt >= host.limits.maxRetry || !isRetryableError(error)) throw error
       host.log(`Model call failed before any text (attempt ${attempt + 1}), retrying:`, error)
-      if (!(await waitUnlessAborted(backoffDelayMs(attempt), host.signal))) return CANCELLED
+      if (!(await waitUnlessAborted(retryDelayMs(error, attempt), host.signal))) return CANCELLED
     }
   }
 }

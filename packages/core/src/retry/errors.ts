@@ -41,6 +41,16 @@ export function isRetryableError(error: unknown): boolean {
 }
 
 /** The message of any thrown value. */
+/**
+ * How long a failed model call asks to wait before the next try, in ms: its `retryAfterMs` when a
+ * provider set one (e.g. from an HTTP `retry-after` header), else 0.
+ */
+export function errorRetryAfterMs(error: unknown): number {
+  if (!error || typeof error !== 'object') return 0
+  const { retryAfterMs } = error as { retryAfterMs?: unknown }
+  return typeof retryAfterMs === 'number' && retryAfterMs > 0 ? retryAfterMs : 0
+}
+
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message
   return typeof error === 'string' ? error : (JSON.stringify(error) ?? String(error))

@@ -4,5 +4,6 @@ export {
   errorStatus,
   errorMessage,
   isRetryableError,
+  errorRetryAfterMs,
 } from './errors.js'
-export { backoffDelayMs, waitUnlessAborted } from './backoff.js'
+export { backoffDelayMs, retryDelayMs, waitUnlessAborted } from './backoff.js'

@@ -12,11 +12,13 @@ export type MistralHttpError = MistralError & {
   status: number
   /** Whether core's retry may try again (408, 409, 429, 5xx). */
   retryable: boolean
+  /** How long the response asks to wait before a retry (see {@link retryAfterMs}); core waits it. */
+  retryAfterMs: number
 }
 
 /**
  * Marks a Mistral HTTP error for core's shared retry: keeps the SDK's error (its `statusCode`,
- * `body`, `headers`), adds `status` and `retryable`. Other errors pass unchanged.
+ * `body`, `headers`), adds `status`, `retryable` and `retryAfterMs`. Other errors pass unchanged.
  */
 export function toAgentError(error: unknown): unknown {
   if (!(error instanceof MistralError)) return error
@@ -24,6 +26,7 @@ export function toAgentError(error: unknown): unknown {
   return Object.assign(error, {
     status,
     retryable: RETRYABLE_STATUS.has(status) || status >= 500,
+    retryAfterMs: retryAfterMs(error),
   }) as MistralHttpError
 }
 

@@ -23,12 +23,14 @@ import { MistralStreamError } from '../errors/mistral-stream-error.js'
  *   {@link MistralStreamError} (a broken stream: core keeps or retries, as for any provider).
  *
  * The result is an `AsyncIterable` of parts; core's step loop maps each chunk as it arrives,
- * without an async step per part.
+ * without an async step per part. `mapError` turns what the request or the stream throws into the
+ * error the model call fails with (MistralAgent passes `toAgentError`).
  */
 export function mapMistralStream(
-  stream: AsyncIterable<CompletionEvent> | Promise<AsyncIterable<CompletionEvent>>
+  stream: AsyncIterable<CompletionEvent> | Promise<AsyncIterable<CompletionEvent>>,
+  mapError?: (error: unknown) => unknown
 ): ModelEventStream<CompletionEvent> {
-  return new ModelEventStream(stream, new MistralEventMapper())
+  return new ModelEventStream(stream, new MistralEventMapper(), mapError)
 }
 
 /** Maps the chunks of one stream; keeps the tool-call pieces and the finish reason seen so far. */
