@@ -9,15 +9,12 @@ import { MadeAhead } from '../model/made-ahead.js'
  */
 export class AnswerStream extends PassThrough {
   override write(chunk: any, encoding?: any, callback?: any): boolean {
-    if (this.writableEnded || this.destroyed) {
-      const done = typeof encoding === 'function' ? encoding : callback
-      if (typeof done === 'function') queueMicrotask(() => done(null))
-      return true
-    }
     // Straight to the readable side: a pass-through has nothing to transform, and the writable
     // machinery costs a callback and a tick per write on the path of every answer's text.
     // An answer is short text: the reader is never made to wait (no backpressure, `true`).
-    this.push(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : undefined)
+    if (!this.writableEnded && !this.destroyed) {
+      this.push(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : undefined)
+    }
     const done = typeof encoding === 'function' ? encoding : callback
     if (typeof done === 'function') queueMicrotask(() => done(null))
     return true

@@ -40,7 +40,6 @@ export function isRetryableError(error: unknown): boolean {
   return errorStatus(error) === undefined
 }
 
-/** The message of any thrown value. */
 /**
  * How long a failed model call asks to wait before the next try, in ms: its `retryAfterMs` when a
  * provider set one (e.g. from an HTTP `retry-after` header), else 0.
@@ -51,6 +50,7 @@ export function errorRetryAfterMs(error: unknown): number {
   return typeof retryAfterMs === 'number' && retryAfterMs > 0 ? retryAfterMs : 0
 }
 
+/** The message of any thrown value. */
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message
   return typeof error === 'string' ? error : (JSON.stringify(error) ?? String(error))
