@@ -13,7 +13,14 @@ import type { Writable } from 'node:stream'
  * `Agent.extract()`.
  */
 export class AnswerWriter {
-  private text = ''
+  /** The text received, up to the pending deltas. */
+  private head = ''
+  /**
+   * Deltas received after `head`, joined when read: one copy of each, where a chain of `+=` makes
+   * a rope of hundreds of scattered pieces that the first read walks (cache-cold, at the end).
+   */
+  private readonly pending: string[] = []
+  private receivedLength = 0
   /** End of the text known to be spoken (written, or about to be). */
   private acceptedLength = 0
   /** End of the text actually written to the stream. */
@@ -43,23 +50,30 @@ export class AnswerWriter {
   /** Adds a delta; whatever part of the answer is now known not to be the tag will be written. */
   write(delta: string): void {
     if (delta === '') return
-    this.text += delta
+    this.pending.push(delta)
+    this.receivedLength += delta.length
     if (this.tagStart !== -1) return
     const tag = this.startTag
-    if (!tag) return this.accept(this.text.length)
+    if (!tag) return this.accept(this.receivedLength)
 
-    const found = this.text.indexOf(tag, this.acceptedLength)
+    const text = this.text
+    const found = text.indexOf(tag, this.acceptedLength)
     if (found !== -1) {
       this.tagStart = found
       return this.accept(found)
     }
-    this.accept(this.text.length - this.heldBackLength(tag))
+    this.accept(text.length - this.heldBackLength(text, tag))
   }
 
   /** Writes what was accepted and not written yet (done for you on the next tick and by `end()`). */
   flush(): void {
     if (this.acceptedLength <= this.flushedLength) return
-    this.stream.write(this.text.slice(this.flushedLength, this.acceptedLength))
+    // Without a tag, what is due is exactly the pending deltas (the usual case): no slice.
+    const due =
+      this.flushedLength === this.head.length && this.acceptedLength === this.receivedLength
+        ? this.joinPending()
+        : this.text.slice(this.flushedLength, this.acceptedLength)
+    this.stream.write(due)
     this.flushedLength = this.acceptedLength
   }
 
@@ -68,7 +82,7 @@ export class AnswerWriter {
    * tag, and returns the full text received.
    */
   end(): string {
-    if (this.tagStart === -1) this.acceptedLength = this.text.length
+    if (this.tagStart === -1) this.acceptedLength = this.receivedLength
     this.flush()
     return this.text
   }
@@ -79,12 +93,26 @@ export class AnswerWriter {
   }
 
   /** Length of the longest end of the unwritten text that is a beginning of the tag. */
-  private heldBackLength(tag: string): number {
-    const pending = this.text.length - this.acceptedLength
-    for (let length = Math.min(tag.length - 1, pending); length > 0; length--) {
-      if (this.text.endsWith(tag.slice(0, length))) return length
+  private heldBackLength(text: string, tag: string): number {
+    const unaccepted = text.length - this.acceptedLength
+    for (let length = Math.min(tag.length - 1, unaccepted); length > 0; length--) {
+      if (text.endsWith(tag.slice(0, length))) return length
     }
     return 0
+  }
+
+  /** Everything received so far. */
+  private get text(): string {
+    if (this.pending.length > 0) this.joinPending()
+    return this.head
+  }
+
+  /** Moves the pending deltas onto `head`, as one string; returns that string. */
+  private joinPending(): string {
+    const joined = this.pending.length === 1 ? this.pending[0]! : this.pending.join('')
+    this.pending.length = 0
+    this.head += joined
+    return joined
   }
 
   private accept(end: number): void {

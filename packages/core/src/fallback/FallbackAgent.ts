@@ -1,7 +1,9 @@
+import { performance } from 'node:perf_hooks'
 import type { PassThrough } from 'node:stream'
 import { Agent } from '../agent/Agent.js'
 import { AGENT_EVENT_NAMES } from '../agent/types.js'
 import type { MicdropAnswerMetadata } from '../conversation/types.js'
+import { answerDeadlines, type Deadline } from '../model/shared-deadlines.js'
 import { AllAgentsFailedError, FirstTokenTimeoutError } from '../retry/errors.js'
 
 export interface FallbackAgentOptions {
@@ -83,21 +85,25 @@ export class FallbackAgent extends Agent {
       let committed = false
       let failure: unknown
       const childStream = agent.answer()
+      const firstChunk: Deadline = {
+        at: performance.now() + this.firstChunkTimeoutMs,
+        expire: () => {
+          if (committed) return
+          failure = new FirstTokenTimeoutError(this.firstChunkTimeoutMs)
+          agent.cancel()
+        },
+      }
       const commit = () => {
         committed = true
-        clearTimeout(timer)
+        answerDeadlines.remove(firstChunk)
       }
       const onFailed = (error: unknown) => {
         failure = error
       }
       const onAbort = () => agent.cancel()
-      const timer = setTimeout(() => {
-        if (committed) return
-        failure = new FirstTokenTimeoutError(this.firstChunkTimeoutMs)
-        agent.cancel()
-      }, this.firstChunkTimeoutMs)
+      answerDeadlines.add(firstChunk)
       const finish = () => {
-        clearTimeout(timer)
+        answerDeadlines.remove(firstChunk)
         agent.off('Failed', onFailed)
         agent.off('ToolMessage', commit)
         signal.removeEventListener('abort', onAbort)

@@ -1,14 +1,19 @@
+import { performance } from 'node:perf_hooks'
 import { FirstTokenTimeoutError } from '../retry/errors.js'
+import { answerDeadlines, type Deadline } from './shared-deadlines.js'
 
 /**
  * The first-token timeout of one model call: fails the call with {@link FirstTokenTimeoutError}
  * when no part came within `timeoutMs` (`<= 0` or `Infinity`: no timeout, and `firstPart()`
  * resolves at once). `onTimeout` runs first, to abort the request. Later parts may take any time
- * and cost no timer.
+ * and cost nothing. The deadlines of all calls share one timer (`answerDeadlines`).
  */
-export class FirstPartDeadline {
-  private timer?: ReturnType<typeof setTimeout>
+export class FirstPartDeadline implements Deadline {
+  /** When the first part is due (a `performance.now()` time), once `firstPart()` was called. */
+  at = Infinity
   private arrived?: () => void
+  private timedOut?: (error: FirstTokenTimeoutError) => void
+  private reading?: Promise<void>
 
   constructor(
     private readonly timeoutMs: number,
@@ -26,14 +31,10 @@ export class FirstPartDeadline {
     if (!(timeoutMs > 0) || timeoutMs === Infinity) return Promise.resolve()
     return new Promise<void>((resolve, reject) => {
       this.arrived = resolve
-      this.timer = setTimeout(() => {
-        this.timer = undefined
-        const error = new FirstTokenTimeoutError(timeoutMs)
-        // The reading rejects once the request is aborted; nothing waits for it any more.
-        reading.catch(() => {})
-        this.onTimeout(error)
-        reject(error)
-      }, timeoutMs)
+      this.timedOut = reject
+      this.reading = reading
+      this.at = performance.now() + timeoutMs
+      answerDeadlines.add(this)
       reading.then(
         () => {
           this.met()
@@ -49,9 +50,21 @@ export class FirstPartDeadline {
 
   /** A part arrived (or the call ended): the deadline no longer applies. */
   met(): void {
-    if (this.timer === undefined) return
-    clearTimeout(this.timer)
-    this.timer = undefined
-    this.arrived?.()
+    const arrived = this.arrived
+    if (arrived === undefined) return
+    this.arrived = undefined
+    answerDeadlines.remove(this)
+    arrived()
+  }
+
+  /** The deadline passed without a part: called by the shared timer. */
+  expire(): void {
+    if (this.arrived === undefined) return
+    this.arrived = undefined
+    const error = new FirstTokenTimeoutError(this.timeoutMs)
+    // The reading rejects once the request is aborted; nothing waits for it any more.
+    this.reading?.catch(() => {})
+    this.onTimeout(error)
+    this.timedOut?.(error)
   }
 }

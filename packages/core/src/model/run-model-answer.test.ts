@@ -188,6 +188,20 @@ describe('the shared step loop', () => {
     expect(failed.mock.calls[0]![0]).toBeInstanceOf(FirstTokenTimeoutError)
   })
 
+  it('lets a call take any time after its first part came within firstTokenTimeoutMs', async () => {
+    const slowAfterFirst = async function* () {
+      yield text('First.')
+      await delay(80)
+      yield text(' Then the rest.')
+    }
+    const agent = new ScriptedAgent(() => slowAfterFirst(), { firstTokenTimeoutMs: 20 })
+    const failed = vi.fn()
+    agent.on('Failed', failed)
+    expect(await readAll(agent.answer())).toBe('First. Then the rest.')
+    expect(agent.requests).toHaveLength(1)
+    expect(failed).not.toHaveBeenCalled()
+  })
+
   it('waits at least the retryAfterMs a retryable error asks before the next try', async () => {
     const startedAt: number[] = []
     const rateLimited = Object.assign(new Error('429 Too many requests'), {
