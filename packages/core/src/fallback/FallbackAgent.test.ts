@@ -183,4 +183,13 @@ describe('FallbackAgent', () => {
       FirstTokenTimeoutError
     )
   })
+  it('never switches when firstChunkTimeoutMs is Infinity, however late the first chunk', async () => {
+    const slow = new MockAgent({ answers: ['Slow but there.'], firstWordDelayMs: 60 })
+    const fallback = new FallbackAgent({
+      factories: [() => slow, () => new MockAgent({ answers: ['never'] })],
+      firstChunkTimeoutMs: Infinity,
+    })
+    expect(await readAll(fallback.answer())).toBe('Slow but there.')
+    expect(fallback.current).toBe(slow)
+  })
 })

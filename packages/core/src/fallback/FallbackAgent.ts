@@ -11,7 +11,7 @@ export interface FallbackAgentOptions {
   factories: Array<() => Agent>
   /**
    * Switch to the next agent when the current one has sent no text within this time
-   * (default 5 000 ms). A tool call counts as a reply: tools never run twice.
+   * (default 5 000 ms; `Infinity`: never). A tool call counts as a reply: tools never run twice.
    */
   firstChunkTimeoutMs?: number
 }
