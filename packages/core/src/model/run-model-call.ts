@@ -69,8 +69,9 @@ async function streamAttempt(
     attemptAbort.abort(error)
   )
   const emit = (part: ModelStreamPart) => {
-    deadline.met()
     if (open) consume(part, writer, toolCalls)
+    // After the text is on its way: the deadline's bookkeeping can wait that long.
+    deadline.met()
   }
   try {
     const parts = host.call({ signal: attemptAbort.signal, step, attempt })

@@ -21,13 +21,15 @@ interface PendingCall {
  * (OpenAI chat completions, Mistral, compatible servers). Calls come out in the order they started.
  */
 export class ToolCallAssembler {
-  private readonly pending = new Map<string | number, PendingCall>()
+  /** Made at the first piece: most answers call no tool, and each object made delays them. */
+  private pending?: Map<string | number, PendingCall>
 
   add(delta: ToolCallDelta): void {
-    let call = this.pending.get(delta.key)
+    const pending = (this.pending ??= new Map())
+    let call = pending.get(delta.key)
     if (!call) {
       call = { id: '', name: '', arguments: '' }
-      this.pending.set(delta.key, call)
+      pending.set(delta.key, call)
     }
     if (delta.id && !call.id) call.id = delta.id
     if (delta.name && !call.name) call.name = delta.name
@@ -35,7 +37,7 @@ export class ToolCallAssembler {
   }
 
   get size(): number {
-    return this.pending.size
+    return this.pending?.size ?? 0
   }
 
   /**
@@ -43,13 +45,15 @@ export class ToolCallAssembler {
    * arguments become `{}` (models send nothing for a tool without parameters).
    */
   finish(): MicdropConversationToolCall[] {
-    const calls = [...this.pending.values()].map((call, index) => ({
+    const pending = this.pending
+    if (pending === undefined || pending.size === 0) return []
+    const calls = [...pending.values()].map((call, index) => ({
       role: 'tool_call' as const,
       toolCallId: call.id || `call_${Date.now().toString(36)}_${index}`,
       toolName: call.name,
       parameters: call.arguments.trim() === '' ? '{}' : call.arguments,
     }))
-    this.pending.clear()
+    pending.clear()
     return calls
   }
 }

@@ -36,7 +36,8 @@ export function mapMistralStream(
 /** Maps the chunks of one stream; keeps the tool-call pieces and the finish reason seen so far. */
 class MistralEventMapper implements ModelEventMapper<CompletionEvent> {
   private readonly assembler = new ToolCallAssembler()
-  private readonly keys = new ToolCallKeys()
+  /** Made at the first tool-call piece (see `ToolCallAssembler`). */
+  private keys?: ToolCallKeys
   private finishReason: string | null = null
 
   map(event: CompletionEvent, emit: EmitPart): void {
@@ -48,7 +49,10 @@ class MistralEventMapper implements ModelEventMapper<CompletionEvent> {
     } else if (content) {
       emitContentParts(content, emit)
     }
-    if (toolCalls) for (const call of toolCalls) this.assembler.add(this.keys.delta(call))
+    if (toolCalls) {
+      const keys = (this.keys ??= new ToolCallKeys())
+      for (const call of toolCalls) this.assembler.add(keys.delta(call))
+    }
     if (choice.finishReason) this.finishReason = choice.finishReason
   }
 
