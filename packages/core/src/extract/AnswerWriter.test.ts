@@ -125,4 +125,26 @@ describe('AnswerWriter', () => {
       { numRuns: 500 }
     )
   })
+
+  it('without a tag, writes every delta once and in order, in bursts of any length (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ minLength: 1, maxLength: 6 }), { maxLength: 150, size: 'max' }),
+        fc.array(fc.nat({ max: 150 }), { maxLength: 8 }),
+        (deltas, flushPoints) => {
+          const stream = new PassThrough()
+          const writer = new AnswerWriter(stream)
+          deltas.forEach((delta, index) => {
+            writer.write(delta)
+            // Where the next tick's flush would run: between two network reads.
+            if (flushPoints.includes(index)) writer.flush()
+          })
+          expect(writer.received).toBe(deltas.join(''))
+          expect(writer.end()).toBe(deltas.join(''))
+          expect(stream.read()?.toString() ?? '').toBe(deltas.join(''))
+        }
+      ),
+      { numRuns: 300 }
+    )
+  })
 })
