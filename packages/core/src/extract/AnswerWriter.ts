@@ -1,6 +1,9 @@
 import type { Writable } from 'node:stream'
 
-/** Deltas held unjoined at most (a burst read at once: the rest of an answer, in a benchmark). */
+/**
+ * How many deltas wait unjoined at most: a burst read at once (a whole answer, in the benchmark) is
+ * joined in pieces while its deltas are still in the cache.
+ */
 const COMPACT_AT = 32
 
 /**
