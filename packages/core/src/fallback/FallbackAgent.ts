@@ -93,7 +93,9 @@ export class FallbackAgent extends Agent {
           agent.cancel()
         },
       }
+      // Runs for every chunk of the child's answer: only the first one has something to do.
       const commit = () => {
+        if (committed) return
         committed = true
         answerDeadlines.remove(firstChunk)
       }
