@@ -32,7 +32,7 @@ async function chatText(body: Partial<OpenAI.ChatCompletionCreateParamsStreaming
 }
 
 describe('fixtures', () => {
-  it('resolves the shared fixtures folder', () => {
+  it("resolves the package's own fixtures folder", () => {
     expect(existsSync(fixturePath('openai-responses/text.chunks.txt'))).toBe(true)
   })
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { MistralStreamError } from '../errors/mistral-stream-error.js'
 import { mapMistralStream } from './map-mistral-stream.js'
 
-const fixtures = new URL('../../../../../shared/fixtures/mistral/', import.meta.url)
+const fixtures = new URL('../../../testing/fixtures/mistral/', import.meta.url)
 
 /** Parses SSE data payloads exactly as the SDK does, then maps them. */
 async function map(lines: Array<string | object>): Promise<ModelStreamPart[]> {
