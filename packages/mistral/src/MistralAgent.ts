@@ -1,5 +1,6 @@
 import { Mistral } from '@mistralai/mistralai'
-import { Agent, type ModelCallRequest, type ModelStreamPart } from '@openmic/core'
+import { Agent } from '@openmic/core'
+import { type ModelCallRequest, type ModelStreamPart } from '@openmic/core/provider'
 import type { PassThrough } from 'node:stream'
 import { convertToMistralMessages } from './convert/convert-to-mistral-messages.js'
 import { prepareMistralTools } from './convert/prepare-mistral-tools.js'

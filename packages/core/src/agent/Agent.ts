@@ -10,7 +10,6 @@ import type {
   MicdropConversationToolResult,
 } from '../conversation/types.js'
 import { extractValue } from '../extract/extract-value.js'
-import { abortControllers } from '../model/made-ahead.js'
 import type { ExtractTagOptions } from '../extract/types.js'
 import type { Logger } from '../logger/Logger.js'
 import { runModelAnswer } from '../model/run-model-answer.js'
@@ -22,7 +21,7 @@ import {
 import { createDefaultTools } from '../tools/default-tools.js'
 import { runTool } from '../tools/run-tool.js'
 import type { Tool } from '../tools/Tool.js'
-import { answerStreams, type AnswerStream } from './AnswerStream.js'
+import { AnswerStream } from './AnswerStream.js'
 import type { AgentEvents, AgentOptions } from './types.js'
 
 /** One call of `answer()`: its stream and what cancels it. */
@@ -83,7 +82,7 @@ export abstract class Agent<
   answer(): Readable {
     this.cancelRun(this.currentRun)
     this.answerCount++
-    const run: AnswerRun = { stream: answerStreams.take(), abort: abortControllers.take() }
+    const run: AnswerRun = { stream: new AnswerStream(), abort: new AbortController() }
     this.currentRun = run
     this.answering = true
     this.log('Answering')
@@ -273,7 +272,7 @@ export abstract class Agent<
   private async runAnswer(run: AnswerRun): Promise<void> {
     const { stream, abort } = run
     try {
-      // Without a hook, generation starts within answer(): no promise job before the request.
+      // Without a hook, generation starts within answer(): the request leaves at once.
       const hook = this.options.onBeforeAnswer
       const skip = hook ? await hook.call(this as unknown as Agent, stream) : undefined
       if (skip === true) {
@@ -301,15 +300,9 @@ export abstract class Agent<
     this.endRun(run)
   }
 
-  /**
-   * Ends a run's stream; clears `answering` if it was the current one. A run that finished is not
-   * aborted: nothing listens any more, and an abort costs an exception object on the hot path.
-   * The next answer's objects are made now, while the line is quiet (see `MadeAhead`).
-   */
+  /** Ends a run's stream; clears `answering` if it was the current one. */
   private endRun(run: AnswerRun) {
     run.stream.end()
-    answerStreams.refillSoon()
-    abortControllers.refillSoon()
     if (this.currentRun === run) {
       this.currentRun = undefined
       this.answering = false

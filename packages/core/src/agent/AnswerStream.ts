@@ -1,5 +1,4 @@
 import { PassThrough } from 'node:stream'
-import { MadeAhead } from '../model/made-ahead.js'
 
 /**
  * The stream an answer is written to. Once the answer is cancelled (or has ended), further writes
@@ -9,9 +8,8 @@ import { MadeAhead } from '../model/made-ahead.js'
  */
 export class AnswerStream extends PassThrough {
   override write(chunk: any, encoding?: any, callback?: any): boolean {
-    // Straight to the readable side: a pass-through has nothing to transform, and the writable
-    // machinery costs a callback and a tick per write on the path of every answer's text.
-    // An answer is short text: the reader is never made to wait (no backpressure, `true`).
+    // Straight to the readable side: a pass-through has nothing to transform. An answer is short
+    // text, so the reader is never made to wait (no backpressure, always `true`).
     if (!this.writableEnded && !this.destroyed) {
       this.push(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : undefined)
     }
@@ -29,6 +27,3 @@ export class AnswerStream extends PassThrough {
     return super.end(chunk, encoding, callback)
   }
 }
-
-/** Answer streams made ahead: `answer()` takes one ready-made (see {@link MadeAhead}). */
-export const answerStreams = new MadeAhead(() => new AnswerStream(), 1)

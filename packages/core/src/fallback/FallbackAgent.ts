@@ -1,9 +1,7 @@
-import { performance } from 'node:perf_hooks'
 import type { PassThrough } from 'node:stream'
 import { Agent } from '../agent/Agent.js'
 import { AGENT_EVENT_NAMES } from '../agent/types.js'
 import type { MicdropAnswerMetadata } from '../conversation/types.js'
-import { answerDeadlines, type Deadline } from '../model/shared-deadlines.js'
 import { AllAgentsFailedError, FirstTokenTimeoutError } from '../retry/errors.js'
 
 export interface FallbackAgentOptions {
@@ -85,27 +83,26 @@ export class FallbackAgent extends Agent {
       let committed = false
       let failure: unknown
       const childStream = agent.answer()
-      const firstChunk: Deadline = {
-        at: performance.now() + this.firstChunkTimeoutMs,
-        expire: () => {
-          if (committed) return
-          failure = new FirstTokenTimeoutError(this.firstChunkTimeoutMs)
-          agent.cancel()
-        },
-      }
-      // Runs for every chunk of the child's answer: only the first one has something to do.
+      const timeoutMs = this.firstChunkTimeoutMs
+      // setTimeout would turn Infinity into 1 ms: Infinity (or <= 0) means no deadline at all.
+      const firstChunkTimer =
+        timeoutMs > 0 && Number.isFinite(timeoutMs)
+          ? setTimeout(() => {
+              failure = new FirstTokenTimeoutError(timeoutMs)
+              agent.cancel()
+            }, timeoutMs)
+          : undefined
       const commit = () => {
         if (committed) return
         committed = true
-        answerDeadlines.remove(firstChunk)
+        clearTimeout(firstChunkTimer)
       }
       const onFailed = (error: unknown) => {
         failure = error
       }
       const onAbort = () => agent.cancel()
-      answerDeadlines.add(firstChunk)
       const finish = () => {
-        answerDeadlines.remove(firstChunk)
+        clearTimeout(firstChunkTimer)
         agent.off('Failed', onFailed)
         agent.off('ToolMessage', commit)
         signal.removeEventListener('abort', onAbort)

@@ -202,12 +202,11 @@ describe('the shared step loop', () => {
     expect(failed).not.toHaveBeenCalled()
   })
 
-  it('waits at least the retryAfterMs a retryable error asks before the next try', async () => {
+  it('waits at least the retry-after a 429 asks before the next try', async () => {
     const startedAt: number[] = []
     const rateLimited = Object.assign(new Error('429 Too many requests'), {
       status: 429,
-      retryable: true,
-      retryAfterMs: 600, // above the first backoff (200 ms ±20 %)
+      headers: new Headers({ 'retry-after-ms': '600' }), // above the first backoff (200 ms ±20 %)
     })
     const agent = new ScriptedAgent(
       ({ attempt }) => {
@@ -224,7 +223,23 @@ describe('the shared step loop', () => {
     expect(startedAt[1]! - startedAt[0]!).toBeGreaterThanOrEqual(590)
   })
 
-  it('does not retry an HTTP error: Failed keeps its status', async () => {
+  it('tries a call that keeps failing with 503 exactly maxRetry + 1 times, then fails', async () => {
+    const overloaded = Object.assign(new Error('503 Overloaded'), { status: 503 })
+    const agent = new ScriptedAgent(
+      () =>
+        (async function* () {
+          throw overloaded
+        })(),
+      { maxRetry: 2 }
+    )
+    const failed = vi.fn()
+    agent.on('Failed', failed)
+    expect(await readAll(agent.answer())).toBe('')
+    expect(agent.requests).toHaveLength(3)
+    expect(failed).toHaveBeenCalledWith(overloaded)
+  })
+
+  it('does not retry a 4xx error: Failed keeps its status', async () => {
     const unauthorized = Object.assign(new Error('401 Incorrect API key'), { status: 401 })
     const agent = new ScriptedAgent(
       () =>

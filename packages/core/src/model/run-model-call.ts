@@ -1,11 +1,8 @@
 import type { MicdropConversationToolCall } from '../conversation/types.js'
-import { followAbort, unfollowAbort } from './abort-link.js'
-import { abortControllers } from './made-ahead.js'
 import { AnswerWriter } from '../extract/AnswerWriter.js'
 import { retryDelayMs, waitUnlessAborted } from '../retry/backoff.js'
-import { isRetryableError } from '../retry/errors.js'
-import { FirstPartDeadline } from './first-part-deadline.js'
-import { forEachPart } from './for-each-part.js'
+import { FirstTokenTimeoutError, isRetryableError } from '../retry/errors.js'
+import { ModelEventStream } from './model-event-stream.js'
 import type { ModelAnswerHost, ModelStreamPart } from './types.js'
 
 /** What one model call produced. */
@@ -19,16 +16,23 @@ const CANCELLED: ModelCallResult = Object.freeze({ text: '', toolCalls: [] }) as
 
 /**
  * Runs one model call of an answer: streams its text through an {@link AnswerWriter}, collects its
- * tool calls, and retries it while it failed before writing any text. A call that breaks after text
- * was written keeps that text (saved with `metadata.incomplete`) and throws the original error.
- * Returns an empty result once the answer is cancelled.
+ * tool calls, and retries it while it failed before writing any text (retryable errors only, at
+ * most `maxRetry` times). This is the only place openmic retries a model call: provider SDKs are
+ * set to never retry, so a failing request is sent exactly `maxRetry + 1` times.
+ *
+ * A call that breaks after text was written keeps that text (saved with `metadata.incomplete`) and
+ * throws the original error: what the user heard is never said twice. Returns an empty result once
+ * the answer is cancelled.
  */
 export async function runModelCall(host: ModelAnswerHost, step: number): Promise<ModelCallResult> {
   for (let attempt = 0; ; attempt++) {
     const writer = new AnswerWriter(host.stream, host.startTag)
     const toolCalls: MicdropConversationToolCall[] = []
     try {
-      await streamAttempt(host, step, attempt, writer, toolCalls)
+      await streamAttempt(host, step, attempt, (part) => {
+        if (part.type === 'text') writer.write(part.delta)
+        else if (part.type === 'tool-call') toolCalls.push(part.toolCall)
+      })
       if (host.signal.aborted) return CANCELLED
       return { text: writer.end(), toolCalls }
     } catch (error) {
@@ -47,48 +51,79 @@ export async function runModelCall(host: ModelAnswerHost, step: number): Promise
 }
 
 /**
- * One try of a model call. Its signal aborts with the answer's, and on a first-token timeout.
- * Parts are consumed as they are emitted (no wrapper per part): this is the hot path. Once the
- * attempt is over (done, failed, timed out or cancelled), late parts are dropped.
+ * One try of a model call, with its own AbortController: it aborts when the answer is cancelled,
+ * and when no part came within `firstTokenTimeoutMs` (the call then fails with
+ * {@link FirstTokenTimeoutError}). Once the try is over, parts that still arrive are dropped.
  */
 async function streamAttempt(
   host: ModelAnswerHost,
   step: number,
   attempt: number,
-  writer: AnswerWriter,
-  toolCalls: MicdropConversationToolCall[]
+  consume: (part: ModelStreamPart) => void
 ): Promise<void> {
-  const attemptAbort = abortControllers.take()
-  let open = !host.signal.aborted
-  const forwardAbort = () => {
-    open = false
-    attemptAbort.abort(host.signal.reason)
+  const controller = new AbortController()
+  const onAnswerAbort = () => controller.abort(host.signal.reason)
+  host.signal.addEventListener('abort', onAnswerAbort, { once: true })
+  if (host.signal.aborted) onAnswerAbort()
+
+  let open = true
+  let timedOut: FirstTokenTimeoutError | undefined
+  let rejectTimeout: (error: FirstTokenTimeoutError) => void = () => {}
+  // A source stuck in an await (a stalled request that ignores its signal) must not hold the
+  // answer: the timeout settles the try on its own, without waiting for the source to give up.
+  const timeout = new Promise<never>((_, reject) => (rejectTimeout = reject))
+  const { firstTokenTimeoutMs } = host.limits
+  let timer: ReturnType<typeof setTimeout> | undefined
+  if (firstTokenTimeoutMs > 0 && Number.isFinite(firstTokenTimeoutMs)) {
+    timer = setTimeout(() => {
+      timedOut = new FirstTokenTimeoutError(firstTokenTimeoutMs)
+      open = false
+      controller.abort(timedOut)
+      rejectTimeout(timedOut)
+    }, firstTokenTimeoutMs)
   }
-  followAbort(host.signal, forwardAbort)
-  const deadline = new FirstPartDeadline(host.limits.firstTokenTimeoutMs, (error) =>
-    attemptAbort.abort(error)
-  )
+
   const emit = (part: ModelStreamPart) => {
-    if (open) consume(part, writer, toolCalls)
-    // After the text is on its way: the deadline's bookkeeping can wait that long.
-    deadline.met()
+    if (!open) return
+    clearTimeout(timer)
+    consume(part)
   }
   try {
-    const parts = host.call({ signal: attemptAbort.signal, step, attempt })
-    const reading = forEachPart(parts, emit, () => !open)
-    await deadline.firstPart(reading)
-    await reading
+    const parts = host.call({ signal: controller.signal, step, attempt })
+    const reading = readParts(parts, emit, () => !open || controller.signal.aborted)
+    if (timer === undefined) return await reading
+    reading.catch(() => {}) // settled by the race below, or ignored after a timeout
+    await Promise.race([reading, timeout])
+  } catch (error) {
+    throw timedOut ?? error
   } finally {
     open = false
-    unfollowAbort(host.signal, forwardAbort)
+    clearTimeout(timer)
+    host.signal.removeEventListener('abort', onAnswerAbort)
   }
 }
 
-function consume(
-  part: ModelStreamPart,
-  writer: AnswerWriter,
-  toolCalls: MicdropConversationToolCall[]
-) {
-  if (part.type === 'text') writer.write(part.delta)
-  else if (part.type === 'tool-call') toolCalls.push(part.toolCall)
+/**
+ * Hands each part to `emit` until the parts end or `stopped()` turns true. A
+ * {@link ModelEventStream} maps and hands over each event in the same turn; any other
+ * `AsyncIterable` is read part by part.
+ */
+async function readParts(
+  parts: AsyncIterable<ModelStreamPart>,
+  emit: (part: ModelStreamPart) => void,
+  stopped: () => boolean
+): Promise<void> {
+  if (parts instanceof ModelEventStream) return parts.forEachPart(emit, stopped)
+  const iterator = parts[Symbol.asyncIterator]()
+  let completed = false
+  try {
+    for (let result = await iterator.next(); !result.done; result = await iterator.next()) {
+      emit(result.value)
+      if (stopped()) return
+    }
+    completed = true
+  } finally {
+    // Not awaited: a source stuck in an await must not hold up the answer.
+    if (!completed) iterator.return?.().catch(() => {})
+  }
 }

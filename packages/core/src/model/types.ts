@@ -37,8 +37,9 @@ export interface ModelAnswerLimits {
   /** Model calls per answer, tool rounds included (default 5). */
   maxSteps?: number
   /**
-   * Retries of a model call that failed before writing any text (default 2): first-token timeouts
-   * and broken streams. HTTP errors are retried by the provider SDK, which gets the same number.
+   * Retries of a model call that failed before writing any text (default 2): first-token timeouts,
+   * refused or broken connections, and HTTP 408, 409, 429 and 5xx (waiting what `retry-after` asks,
+   * up to 5 s). openmic is the only one retrying: a failing request is sent `maxRetry + 1` times.
    */
   maxRetry?: number
   /** A model call that sends nothing for this long fails (and is retried). Default 10 000 ms. */

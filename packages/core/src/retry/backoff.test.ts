@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import { backoffDelayMs, retryDelayMs } from './backoff.js'
-import { errorRetryAfterMs } from './errors.js'
 
 describe('retry delays', () => {
   it('backs off 200 ms doubling up to 2 s, within ±20 % jitter', () => {
@@ -22,12 +21,6 @@ describe('retry delays', () => {
       retryDelayMs(Object.assign(new Error('429'), { retryAfterMs: 10 }), 0)
     ).toBeGreaterThanOrEqual(160)
     expect(retryDelayMs(new Error('reset'), 0)).toBeLessThanOrEqual(240)
-  })
-
-  it('reads retryAfterMs only when it is a positive number', () => {
-    expect(errorRetryAfterMs({ retryAfterMs: 1500 })).toBe(1500)
-    for (const error of [{ retryAfterMs: -1 }, { retryAfterMs: '2' }, {}, null, 'boom']) {
-      expect(errorRetryAfterMs(error)).toBe(0)
-    }
+    expect(retryDelayMs(Object.assign(new Error('429'), { retryAfterMs: 60_000 }), 0)).toBe(5000)
   })
 })

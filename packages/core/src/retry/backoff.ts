@@ -12,7 +12,7 @@ export function backoffDelayMs(retry: number): number {
 
 /**
  * Delay before retrying after `error` (retry number `retry`): the backoff, or longer when the error
- * asks for it (`retryAfterMs`, see {@link errorRetryAfterMs}).
+ * asks for it (see {@link errorRetryAfterMs}, which caps what it asks).
  */
 export function retryDelayMs(error: unknown, retry: number): number {
   return Math.max(backoffDelayMs(retry), errorRetryAfterMs(error))

@@ -14,6 +14,15 @@ export class AllAgentsFailedError extends AggregateError {
   }
 }
 
+/**
+ * Longest wait before a retry, whatever `retry-after` a provider asks for: a voice user is
+ * waiting, and past a few seconds a fallback agent serves them better than a retry.
+ */
+export const MAX_RETRY_AFTER_MS = 5_000
+
+/** HTTP statuses worth another try besides 5xx: timeout, conflict, rate limit. */
+const RETRYABLE_STATUSES = new Set([408, 409, 429])
+
 /** The HTTP status of an error from a provider SDK (`status` or `statusCode`), if it has one. */
 export function errorStatus(error: unknown): number | undefined {
   if (!error || typeof error !== 'object') return undefined
@@ -24,30 +33,57 @@ export function errorStatus(error: unknown): number | undefined {
 }
 
 /**
- * Whether an attempt that failed before writing any text should be tried again by the shared retry.
+ * Whether a model call that failed before writing any text may be tried again. Core's step loop is
+ * the only place that retries; providers turn their SDK's retries off and let this decide.
  *
  * - An error may decide for itself with a boolean `retryable` property.
- * - A first-token timeout, a connection reset or a broken stream (no HTTP status): yes.
- * - An error with an HTTP status: no. The provider SDKs already retry 408/409/429/5xx responses
- *   themselves (set their `maxRetries` from the agent's `maxRetry`), and 4xx errors never succeed
- *   on a second try; retrying here as well would multiply the attempts.
+ * - A first-token timeout, a refused or reset connection, a broken stream (no HTTP status): yes.
+ * - HTTP 408, 409, 429 and 5xx: yes. Any other HTTP status (400, 401, 403, 404, 422...): no, it
+ *   would fail the same way again.
  */
 export function isRetryableError(error: unknown): boolean {
   if (error && typeof error === 'object' && 'retryable' in error) {
     return Boolean((error as { retryable: unknown }).retryable)
   }
   if (error instanceof FirstTokenTimeoutError) return true
-  return errorStatus(error) === undefined
+  const status = errorStatus(error)
+  if (status === undefined) return true
+  return RETRYABLE_STATUSES.has(status) || status >= 500
 }
 
 /**
- * How long a failed model call asks to wait before the next try, in ms: its `retryAfterMs` when a
- * provider set one (e.g. from an HTTP `retry-after` header), else 0.
+ * How long a failed model call asks to wait before the next try, in ms (0: no wish), capped at
+ * {@link MAX_RETRY_AFTER_MS}. Read from the error's `retryAfterMs` when a provider set one, else
+ * from the HTTP response headers the SDK kept on the error (`headers`: `retry-after-ms`, or
+ * `retry-after` in seconds or as an HTTP date).
  */
 export function errorRetryAfterMs(error: unknown): number {
   if (!error || typeof error !== 'object') return 0
-  const { retryAfterMs } = error as { retryAfterMs?: unknown }
-  return typeof retryAfterMs === 'number' && retryAfterMs > 0 ? retryAfterMs : 0
+  const { retryAfterMs, headers } = error as { retryAfterMs?: unknown; headers?: unknown }
+  const wait = typeof retryAfterMs === 'number' ? retryAfterMs : retryAfterFromHeaders(headers)
+  return wait > 0 ? Math.min(wait, MAX_RETRY_AFTER_MS) : 0
+}
+
+/**
+ * The wait an HTTP response asks for, in ms (0 when it asks none): `retry-after-ms`, else
+ * `retry-after` in seconds or as an HTTP date. Takes a `Headers` or a plain header record.
+ */
+export function retryAfterFromHeaders(headers: unknown, now = Date.now()): number {
+  const header = (name: string): string | undefined => {
+    if (!headers || typeof headers !== 'object') return undefined
+    if (typeof (headers as Headers).get === 'function') {
+      return (headers as Headers).get(name) ?? undefined
+    }
+    const value = (headers as Record<string, unknown>)[name]
+    return typeof value === 'string' ? value : undefined
+  }
+  const ms = Number(header('retry-after-ms'))
+  if (ms > 0) return ms
+  const value = header('retry-after')?.trim()
+  if (!value) return 0
+  const seconds = Number(value)
+  const wait = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - now
+  return wait > 0 ? wait : 0
 }
 
 /** The message of any thrown value. */

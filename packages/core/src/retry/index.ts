@@ -1,9 +1,1 @@
-export {
-  FirstTokenTimeoutError,
-  AllAgentsFailedError,
-  errorStatus,
-  errorMessage,
-  isRetryableError,
-  errorRetryAfterMs,
-} from './errors.js'
-export { backoffDelayMs, retryDelayMs, waitUnlessAborted } from './backoff.js'
+export { FirstTokenTimeoutError, AllAgentsFailedError } from './errors.js'

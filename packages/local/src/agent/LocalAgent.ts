@@ -4,9 +4,8 @@ import {
   END_CALL_TOOL_NAME,
   type AgentOptions,
   type MicdropConversationItem,
-  type ModelCallRequest,
-  type ModelStreamPart,
 } from '@openmic/core'
+import { type ModelCallRequest, type ModelStreamPart } from '@openmic/core/provider'
 import { detectIntent } from './intents.js'
 import { createTimeTool, TIME_TOOL_NAME, type TimeToolOutput } from './time-tool.js'
 

@@ -1,4 +1,5 @@
-import { toolJsonSchema, type Tool } from '@openmic/core'
+import { type Tool } from '@openmic/core'
+import { toolJsonSchema } from '@openmic/core/provider'
 import type { MistralTool } from './types.js'
 
 /**

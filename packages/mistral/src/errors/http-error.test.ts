@@ -1,5 +1,5 @@
 import { MistralError } from '@mistralai/mistralai/models/errors'
-import { errorStatus, isRetryableError } from '@openmic/core'
+import { errorStatus, isRetryableError } from '@openmic/core/provider'
 import { describe, expect, it } from 'vitest'
 import { MAX_RETRY_AFTER_MS, retryAfterMs, toAgentError } from './http-error.js'
 

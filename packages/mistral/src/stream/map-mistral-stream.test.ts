@@ -1,5 +1,5 @@
 import { CompletionEvent$inboundSchema } from '@mistralai/mistralai/models/components'
-import type { ModelStreamPart } from '@openmic/core'
+import type { ModelStreamPart } from '@openmic/core/provider'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { MistralStreamError } from '../errors/mistral-stream-error.js'

@@ -9,7 +9,7 @@ import {
   type EmitPart,
   type ModelEventMapper,
   type ToolCallDelta,
-} from '@openmic/core'
+} from '@openmic/core/provider'
 import { MistralStreamError } from '../errors/mistral-stream-error.js'
 
 /**

@@ -1,4 +1,9 @@
-import { Agent, ModelEventStream, type ModelCallRequest, type ModelStreamPart } from '@openmic/core'
+import { Agent } from '@openmic/core'
+import {
+  ModelEventStream,
+  type ModelCallRequest,
+  type ModelStreamPart,
+} from '@openmic/core/provider'
 import OpenAI from 'openai'
 import type { PassThrough } from 'node:stream'
 import type {
@@ -49,7 +54,8 @@ export class OpenaiAgent extends Agent<OpenaiAgentOptions> {
       new OpenAI({
         apiKey: options.apiKey,
         baseURL: options.baseURL,
-        maxRetries: options.maxRetry,
+        // openmic's step loop is the only one retrying (see `maxRetry`).
+        maxRetries: 0,
       })
   }
 
@@ -105,6 +111,6 @@ export class OpenaiAgent extends Agent<OpenaiAgentOptions> {
   }
 
   private requestOptions(signal: AbortSignal) {
-    return { signal, maxRetries: this.options.maxRetry }
+    return { signal, maxRetries: 0 }
   }
 }

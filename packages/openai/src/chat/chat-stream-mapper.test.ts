@@ -1,4 +1,4 @@
-import type { ModelStreamPart } from '@openmic/core'
+import type { ModelStreamPart } from '@openmic/core/provider'
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import { describe, expect, it } from 'vitest'
 import { ChatStreamMapper } from './chat-stream-mapper.js'

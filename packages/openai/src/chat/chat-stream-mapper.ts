@@ -1,4 +1,4 @@
-import { ToolCallAssembler, type EmitPart, type ModelEventMapper } from '@openmic/core'
+import { ToolCallAssembler, type EmitPart, type ModelEventMapper } from '@openmic/core/provider'
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 
 /** Fields some compatible servers add to a chat delta (DeepSeek, vLLM, Ollama, OpenRouter). */

@@ -1,4 +1,4 @@
-import type { ModelStreamPart } from '@openmic/core'
+import type { ModelStreamPart } from '@openmic/core/provider'
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
 import { describe, expect, it } from 'vitest'
 import { OpenaiStreamError } from '../errors/OpenaiStreamError.js'

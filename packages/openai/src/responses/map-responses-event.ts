@@ -1,4 +1,4 @@
-import type { ModelEventMapper, ModelStreamPart } from '@openmic/core'
+import type { ModelEventMapper, ModelStreamPart } from '@openmic/core/provider'
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
 import { OpenaiStreamError } from '../errors/OpenaiStreamError.js'
 

@@ -1,4 +1,5 @@
-import { toolJsonSchema, type MicdropConversation, type Tool } from '@openmic/core'
+import { type MicdropConversation, type Tool } from '@openmic/core'
+import { toolJsonSchema } from '@openmic/core/provider'
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions'
 import type { FunctionTool } from 'openai/resources/responses/responses'
 

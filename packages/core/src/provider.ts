@@ -1,0 +1,27 @@
+/**
+ * `@openmic/core/provider`: what a provider package needs to implement an agent on core's shared
+ * step loop (`Agent.streamModelAnswer`): the model-call contract, the event-stream mapper, tool-call
+ * assembly, the tools' JSON schema and the rules every provider follows (error classification for
+ * the one retry loop, no tools on the first answer). Applications do not need it.
+ */
+export type {
+  ModelStreamPart,
+  ModelCall,
+  ModelCallRequest,
+  ModelAnswerLimits,
+} from './model/types.js'
+export { DEFAULT_MODEL_ANSWER_LIMITS } from './model/types.js'
+export { ModelEventStream } from './model/model-event-stream.js'
+export type { EmitPart, ModelEventMapper } from './model/model-event-stream.js'
+export { ToolCallAssembler } from './tools/tool-call-assembler.js'
+export type { ToolCallDelta } from './tools/tool-call-assembler.js'
+export { toolJsonSchema } from './tools/tool-schema.js'
+export type { ToolJsonSchema } from './tools/tool-schema.js'
+export { shouldSendTools } from './tools/should-send-tools.js'
+export {
+  errorStatus,
+  isRetryableError,
+  errorRetryAfterMs,
+  retryAfterFromHeaders,
+  MAX_RETRY_AFTER_MS,
+} from './retry/errors.js'
