@@ -1,3 +1,2 @@
 export { LocalTTS } from './LocalTTS.js'
 export type { LocalTTSOptions } from './LocalTTS.js'
-export { SentenceSplitter } from './SentenceSplitter.js'
