@@ -223,35 +223,32 @@ describe('the shared step loop', () => {
     expect(startedAt[1]! - startedAt[0]!).toBeGreaterThanOrEqual(590)
   })
 
-  it('tries a call that keeps failing with 503 exactly maxRetry + 1 times, then fails', async () => {
-    const overloaded = Object.assign(new Error('503 Overloaded'), { status: 503 })
+  /** Answers with a model that always throws `error`; returns the requests made and the failure. */
+  async function answerAlwaysFailing(error: Error, maxRetry: number) {
     const agent = new ScriptedAgent(
       () =>
         (async function* () {
-          throw overloaded
+          throw error
         })(),
-      { maxRetry: 2 }
+      { maxRetry }
     )
     const failed = vi.fn()
     agent.on('Failed', failed)
     expect(await readAll(agent.answer())).toBe('')
-    expect(agent.requests).toHaveLength(3)
+    return { requests: agent.requests.length, failed }
+  }
+
+  it('tries a call that keeps failing with 503 exactly maxRetry + 1 times, then fails', async () => {
+    const overloaded = Object.assign(new Error('503 Overloaded'), { status: 503 })
+    const { requests, failed } = await answerAlwaysFailing(overloaded, 2)
+    expect(requests).toBe(3)
     expect(failed).toHaveBeenCalledWith(overloaded)
   })
 
   it('does not retry a 4xx error: Failed keeps its status', async () => {
     const unauthorized = Object.assign(new Error('401 Incorrect API key'), { status: 401 })
-    const agent = new ScriptedAgent(
-      () =>
-        (async function* () {
-          throw unauthorized
-        })(),
-      { maxRetry: 3 }
-    )
-    const failed = vi.fn()
-    agent.on('Failed', failed)
-    expect(await readAll(agent.answer())).toBe('')
-    expect(agent.requests).toHaveLength(1)
+    const { requests, failed } = await answerAlwaysFailing(unauthorized, 3)
+    expect(requests).toBe(1)
     expect(failed).toHaveBeenCalledWith(unauthorized)
     expect((failed.mock.calls[0]![0] as { status: number }).status).toBe(401)
   })
