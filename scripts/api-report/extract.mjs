@@ -1,7 +1,7 @@
 // Runs API Extractor on the built declarations of one package and returns the report of each entry
 // point as text. Comparing and writing are left to the caller, so that the check can name every
 // stale report at once and the update can write them without API Extractor's local-build rules.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
@@ -29,6 +29,14 @@ const MESSAGES = {
   tsdocMessageReporting: { default: { logLevel: 'none' } },
 }
 
+/** The tsconfig the package is built with: its build settings are those its declarations need. */
+function buildTsconfig(packageDir) {
+  const candidates = ['tsconfig.build.json', 'tsconfig.json'].map((name) => join(packageDir, name))
+  const found = candidates.find((file) => existsSync(file))
+  if (!found) throw new Error(`${packageDir} has no tsconfig.build.json or tsconfig.json.`)
+  return found
+}
+
 /**
  * Builds the API Extractor configuration of one entry point.
  *
@@ -48,7 +56,7 @@ function configFor(packageDir, entry, outDir) {
       // The package's build settings (lib, jsx, types) read the emitted declarations as users do;
       // only the entry files are analysed, and nothing is emitted.
       overrideTsconfig: {
-        extends: join(packageDir, 'tsconfig.build.json'),
+        extends: buildTsconfig(packageDir),
         compilerOptions: {
           rootDir: '.',
           noEmit: true,

@@ -1,5 +1,5 @@
 // What is kept of API Extractor's report text. The report locks the surface; whether a declaration
-// has a doc comment is not part of the surface, and documenting a function must not fail the check.
+// or the package has a doc comment is not part of it, and documenting must not fail the check.
 
 /**
  * Turns API Extractor's report into the checked-in report of one entry point.
@@ -20,6 +20,7 @@ export function reportText(text, importPath) {
       // A comment line that only says "(undocumented)" goes; on a tag line, only the note goes.
       .replace(/^[ \t]*\/\/ \(undocumented\)\n/gm, '')
       .replace(/^([ \t]*\/\/ .*?) \(undocumented\)$/gm, '$1')
+      .replace(/^\/\/ \(No @packageDocumentation comment for this package\)\n+/m, '')
       .replace(/\n*$/, '\n')
   )
 }

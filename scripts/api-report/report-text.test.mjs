@@ -17,6 +17,9 @@ const generated = [
   '    // @deprecated (undocumented)',
   '    d(): void;',
   '}',
+  '',
+  '// (No @packageDocumentation comment for this package)',
+  '',
   '```',
   '',
 ].join('\r\n')
@@ -31,7 +34,7 @@ describe('reportText', () => {
 
   it('keeps tags but drops "(undocumented)", so documenting an export does not fail the check', () => {
     const text = reportText(generated, '@openmic/core')
-    assert.doesNotMatch(text, /undocumented|\r/)
+    assert.doesNotMatch(text, /undocumented|@packageDocumentation|\r/)
     assert.match(text, /\/\/ @public\nexport function a\(\): void;/)
     assert.match(
       text,
