@@ -117,11 +117,11 @@ function test() {
     '--output-logs=errors-only',
   ])
   if (checks !== 0) fail('build, typecheck or lint failed (see above).')
-  // The built declarations are what users import: their surface must match the reports in
-  // packages/*/api/, so that a public API change is always a reviewed change.
   const tests = scriptTests()
   if (tests.length > 0 && run('node', ['--test', ...tests]) !== 0)
     fail('The tests of scripts/ failed (see above).')
+  // The built declarations are what users import: their surface must match the reports in
+  // packages/*/api/, so that a public API change is always a reviewed change.
   if (run('node', ['scripts/api-report.mjs']) !== 0)
     fail(
       'API reports check failed (see above). If the public API change is intended, run `pnpm api:update` and commit packages/*/api/.'
