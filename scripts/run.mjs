@@ -83,6 +83,13 @@ function listReports(dir, found = []) {
   return found
 }
 
+/** The tests of the repository's own scripts, listed here because `node --test` globs differ by Node version. */
+function scriptTests() {
+  return readdirSync(join(root, 'scripts'), { recursive: true })
+    .filter((name) => name.endsWith('.test.mjs'))
+    .map((name) => join('scripts', name))
+}
+
 function printTotals() {
   let passed = 0
   let failed = 0
@@ -110,6 +117,15 @@ function test() {
     '--output-logs=errors-only',
   ])
   if (checks !== 0) fail('build, typecheck or lint failed (see above).')
+  const tests = scriptTests()
+  if (tests.length > 0 && run('node', ['--test', ...tests]) !== 0)
+    fail('The tests of scripts/ failed (see above).')
+  // The built declarations are what users import: their surface must match the reports in
+  // packages/*/api/, so that a public API change is always a reviewed change.
+  if (run('node', ['scripts/api-report.mjs']) !== 0)
+    fail(
+      'API reports check failed (see above). If the public API change is intended, run `pnpm api:update` and commit packages/*/api/.'
+    )
   if (run('pnpm', ['exec', 'prettier', '--check', '.', '--log-level', 'warn']) !== 0)
     fail('Formatting: run `pnpm format`.')
   const status = run('pnpm', [
