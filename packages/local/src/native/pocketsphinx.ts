@@ -4,8 +4,8 @@ import { STT_PACKAGES } from './packages.js'
 /** Where Debian's `pocketsphinx-en-us` puts the US-English model. */
 export const DEFAULT_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us'
 
-/** How to build a pocketsphinx decoder. */
-export interface PocketsphinxOptions {
+/** Options of `LocalSTT`: where the model is and extra pocketsphinx decoder arguments. */
+export interface LocalSTTOptions {
   /** Folder holding `en-us/` (acoustic model), `en-us.lm.bin` and `cmudict-en-us.dict`. */
   modelDir?: string
   /**
@@ -38,7 +38,7 @@ function openLibraries(): { ps: NativeLibrary; base: NativeLibrary } {
 }
 
 /** Throws a `LocalSetupError` unless pocketsphinx and its model are installed. Cheap. */
-export function checkPocketsphinx(options: PocketsphinxOptions = {}): void {
+export function checkPocketsphinx(options: LocalSTTOptions = {}): void {
   openLibraries()
   requireFiles(Object.values(modelFiles(options.modelDir ?? DEFAULT_MODEL_DIR)), STT_PACKAGES)
 }
@@ -62,7 +62,7 @@ export class PocketsphinxDecoder {
   /** Kept referenced: koffi unloads a library once nothing refers to it. */
   private readonly libraries: ReturnType<typeof openLibraries>
 
-  constructor(options: PocketsphinxOptions = {}) {
+  constructor(options: LocalSTTOptions = {}) {
     checkPocketsphinx(options)
     this.libraries = openLibraries()
     const { ps, base } = this.libraries

@@ -1,13 +1,12 @@
 import type { Readable } from 'node:stream'
 import { STT } from '@openmic/core'
-import { checkPocketsphinx, type PocketsphinxOptions } from '../native/pocketsphinx.js'
+import { checkPocketsphinx, type LocalSTTOptions } from '../native/pocketsphinx.js'
 import type { WorkerHost } from '../worker/WorkerHost.js'
 import { WorkerPool } from '../worker/WorkerPool.js'
 import type { SttRequest, SttResponse, SttWorkerData } from './messages.js'
 import { Pcm16Aligner } from './Pcm16Aligner.js'
 
-/** Options of {@link LocalSTT}: where the model is and extra pocketsphinx arguments. */
-export type LocalSTTOptions = PocketsphinxOptions
+export type { LocalSTTOptions }
 
 /** Loaded decoders, kept between calls: a new LocalSTT takes one whose model is already loaded. */
 const pool = new WorkerPool<SttRequest, SttResponse>(new URL('./stt-worker.js', import.meta.url))

@@ -1,4 +1,4 @@
-import type { PocketsphinxOptions } from '../native/pocketsphinx.js'
+import type { LocalSTTOptions } from '../native/pocketsphinx.js'
 
 /** Main thread → STT worker. `utt` numbers the utterance. */
 export type SttRequest =
@@ -14,5 +14,5 @@ export type SttResponse =
   | { type: 'error'; utt: number; message: string }
 
 export interface SttWorkerData {
-  options: PocketsphinxOptions
+  options: LocalSTTOptions
 }
