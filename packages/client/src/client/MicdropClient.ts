@@ -1,19 +1,16 @@
 import { EventEmitter } from 'eventemitter3'
 import { MicdropClientCommands, parseServerMessage } from '@openmic/core/protocol'
-import type { MicdropConversation, MicdropConversationItem } from '@openmic/core/protocol'
+import type { MicdropConversation } from '@openmic/core/protocol'
 import { Mic } from '../audio/Mic.js'
-import { MicRecorder } from '../audio/MicRecorder.js'
+import type { MicRecorder } from '../audio/MicRecorder.js'
 import { arrayBufferToPcm16, pcm16ToArrayBuffer } from '../audio/pcm.js'
 import { Speaker } from '../audio/Speaker.js'
 import type { MicdropDevice } from '../audio/types.js'
-import { MicdropStorageKeys, browserStorage } from '../devices/storage.js'
-import {
-  MicdropClientError,
-  errorFromClose,
-  errorFromMic,
-  isRecoverableClose,
-} from './MicdropClientError.js'
-import { DEFAULT_RECONNECT_OPTIONS, reconnectDelayMs } from './reconnect.js'
+import { browserStorage } from '../devices/storage.js'
+import { CallAudio } from './call-audio.js'
+import { Connection } from './connection.js'
+import { MicdropClientError, errorFromClose, errorFromMic } from './MicdropClientError.js'
+import { sameState } from './state.js'
 import type {
   MicdropClientDeps,
   MicdropClientEvents,
@@ -22,8 +19,6 @@ import type {
   MicdropWebSocket,
 } from './types.js'
 
-const OPEN = 1
-const CONNECTING = 0
 /** Time the echo of the assistant lingers after playback, when interruption is disabled (ms). */
 const ECHO_TAIL_MS = 300
 
@@ -42,25 +37,18 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
   options: MicdropOptions
   conversation: MicdropConversation = []
   error: MicdropClientError | undefined
-  micDevices: MicdropDevice[] = []
-  speakerDevices: MicdropDevice[] = []
-  /** The recorder of the running call (created by `start()`). */
-  micRecorder?: MicRecorder
 
   readonly mic: MicdropClientDeps['mic']
   readonly speaker: MicdropClientDeps['speaker']
   private readonly deps: MicdropClientDeps
-  private ws?: MicdropWebSocket
+  private readonly audio: CallAudio
+  private connection?: Connection
   private startTime = 0
   private lastState?: MicdropState
   private starting = false
   private processing = false
   private paused = false
   private muted = false
-  private reconnecting = false
-  private reconnectAttempt = 0
-  private reconnectTimer?: ReturnType<typeof setTimeout>
-  private connectionTimer?: ReturnType<typeof setTimeout>
   private echoTimer?: ReturnType<typeof setTimeout>
   private pendingStart?: { resolve: () => void; reject: (error: MicdropClientError) => void }
 
@@ -76,19 +64,35 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
     }
     this.mic = this.deps.mic
     this.speaker = this.deps.speaker
+    this.audio = new CallAudio(this.mic, this.speaker, this.deps.storage, this.log)
+    this.audio.on('StartSpeaking', this.onUserStartSpeaking)
+    this.audio.on('Chunk', this.onUserChunk)
+    this.audio.on('StopSpeaking', this.onUserStopSpeaking)
+    this.audio.on('Change', () => this.notify())
     this.speaker.on('StartPlaying', this.onSpeakerStart)
     this.speaker.on('StopPlaying', this.onSpeakerStop)
-    this.mic.on('DeviceChange', this.updateDevices)
+  }
+
+  /** The recorder of the open microphone (created by `start()` or `startMic()`). */
+  get micRecorder(): MicRecorder | undefined {
+    return this.audio.recorder
+  }
+  get micDevices(): MicdropDevice[] {
+    return this.audio.micDevices
+  }
+  get speakerDevices(): MicdropDevice[] {
+    return this.audio.speakerDevices
   }
 
   get isStarting(): boolean {
-    return this.starting && !this.reconnecting
+    return this.starting && !this.isReconnecting
   }
   get isStarted(): boolean {
-    return (this.ws?.readyState === OPEN || this.reconnecting) && this.isMicStarted
+    const connection = this.connection
+    return !!connection && (connection.isOpen || connection.isReconnecting) && this.isMicStarted
   }
   get isReconnecting(): boolean {
-    return this.reconnecting
+    return this.connection?.isReconnecting ?? false
   }
   get isPaused(): boolean {
     return this.paused
@@ -100,13 +104,13 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
     return this.processing && !this.paused
   }
   get isUserSpeaking(): boolean {
-    return this.micRecorder?.state.isSpeaking ?? false
+    return this.audio.isUserSpeaking
   }
   get isAssistantSpeaking(): boolean {
     return this.speaker.isPlaying
   }
   get isMicStarted(): boolean {
-    return this.mic.isStarted && (this.micRecorder?.state.isStarted ?? false)
+    return this.audio.isMicStarted
   }
   get isListening(): boolean {
     return (
@@ -154,7 +158,7 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
    */
   start = async (options: MicdropOptions = {}): Promise<void> => {
     // A call in progress is ended; a microphone opened by startMic() is kept
-    if (this.ws || this.reconnecting || this.pendingStart) await this.stop()
+    if (this.connection || this.pendingStart) await this.stop()
     this.options = { ...this.options, ...options }
     this.startTime = Date.now()
     this.conversation = []
@@ -164,17 +168,16 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
     this.notify()
     try {
       if (!this.options.url) throw new MicdropClientError('MissingUrl')
-      if (!this.micRecorder || options.vad || options.mic) await this.openMic()
+      if (!this.micRecorder || options.vad || options.mic) {
+        await this.audio.open(this.options.vad, this.options.mic)
+      }
     } catch (error) {
-      const clientError = errorFromMic(error)
-      this.setError(clientError)
-      await this.stop()
-      throw clientError
+      return this.fail(errorFromMic(error))
     }
     const connected = new Promise<void>((resolve, reject) => {
       this.pendingStart = { resolve, reject }
     })
-    this.connect()
+    this.connect(this.options.url)
     await connected
   }
 
@@ -185,34 +188,29 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
    */
   startMic = async (options: { vad?: MicdropOptions['vad']; deviceId?: string } = {}) => {
     if (options.vad) this.options.vad = options.vad
-    if (options.deviceId) this.deps.storage.setItem(MicdropStorageKeys.MicDevice, options.deviceId)
+    if (options.deviceId) this.audio.rememberMicDevice(options.deviceId)
     try {
-      await this.openMic()
+      await this.audio.open(this.options.vad, this.options.mic)
     } catch (error) {
-      const clientError = errorFromMic(error)
-      this.setError(clientError)
-      await this.stop()
-      throw clientError
+      return this.fail(errorFromMic(error))
     }
     this.notify()
   }
 
   /** Hangs up: closes the connection, stops playback and releases the microphone. */
   stop = async (): Promise<void> => {
-    this.clearTimers()
+    clearTimeout(this.echoTimer)
+    this.echoTimer = undefined
     this.starting = false
     this.processing = false
     this.paused = false
     this.muted = false
-    this.reconnecting = false
-    this.reconnectAttempt = 0
-    this.closeSocket(1000)
-    this.speaker.stopAudio()
-    const recorder = this.micRecorder
-    this.micRecorder = undefined
-    await recorder?.stop()
-    recorder?.removeAllListeners()
-    await this.mic.stop()
+    this.connection?.close(1000)
+    this.connection = undefined
+    await this.audio.close()
+    // Stopping playback above may have started the echo tail: there is nothing to listen for
+    clearTimeout(this.echoTimer)
+    this.echoTimer = undefined
     this.settleStart()
     this.notify()
   }
@@ -222,9 +220,9 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
     if (this.paused) return
     this.paused = true
     this.processing = false
-    this.micRecorder?.vad.pause()
+    this.updateListening()
     this.speaker.stopAudio()
-    this.send(MicdropClientCommands.Mute)
+    this.connection?.send(MicdropClientCommands.Mute)
     this.notify()
   }
 
@@ -232,154 +230,108 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
   resume = (): void => {
     if (!this.paused) return
     this.paused = false
-    if (!this.muted && !this.interruptionBlocked) this.micRecorder?.vad.resume()
+    this.updateListening()
     this.notify()
   }
 
   /** Stops listening to the microphone (the assistant can still talk). */
   mute = (): void => {
     this.muted = true
-    this.micRecorder?.vad.pause()
+    this.updateListening()
     this.notify()
   }
 
   unmute = (): void => {
     this.muted = false
-    if (!this.paused && !this.interruptionBlocked) this.micRecorder?.vad.resume()
+    this.updateListening()
     this.notify()
   }
 
   /** Switches to another microphone (remembered for the next calls). */
   changeMicDevice = async (deviceId: string): Promise<void> => {
-    this.deps.storage.setItem(MicdropStorageKeys.MicDevice, deviceId)
-    if (!this.micRecorder) return this.notify()
-    await this.micRecorder.stop()
-    await this.mic.start(deviceId, this.options.mic)
-    await this.micRecorder.start(this.mic)
-    await this.updateDevices()
+    await this.audio.changeMicDevice(deviceId, this.options.mic)
+    this.notify()
   }
 
   /** Switches to another output (remembered for the next calls). */
   changeSpeakerDevice = async (deviceId: string): Promise<void> => {
-    this.deps.storage.setItem(MicdropStorageKeys.SpeakerDevice, deviceId)
-    await this.speaker.changeDevice(deviceId)
+    await this.audio.changeSpeakerDevice(deviceId)
     this.notify()
   }
 
   /** Refreshes `micDevices` and `speakerDevices`. */
   updateDevices = async (): Promise<void> => {
-    const [micDevices, speakerDevices] = await Promise.all([
-      this.mic.getDevices(),
-      this.speaker.getDevices(),
-    ])
-    this.micDevices = micDevices
-    this.speakerDevices = speakerDevices
-    this.notify()
+    await this.audio.updateDevices()
   }
 
-  private get interruptionBlocked(): boolean {
-    return !!this.options.disableInterruption && (this.speaker.isPlaying || !!this.echoTimer)
+  private connect(url: string) {
+    const connection = new Connection({
+      url,
+      params: this.options.params,
+      reconnect: this.options.reconnect,
+      createWebSocket: this.deps.createWebSocket,
+      random: this.deps.random,
+      log: this.log,
+    })
+    this.connection = connection
+    connection.on('Open', this.onConnected)
+    connection.on('Audio', this.onAssistantAudio)
+    connection.on('Text', this.onServerMessage)
+    connection.on('Reconnecting', this.onReconnecting)
+    connection.on('Close', this.onConnectionClose)
+    connection.open()
   }
 
-  private async openMic() {
-    const previous = this.micRecorder
-    if (previous) {
-      this.micRecorder = undefined
-      await previous.stop()
-      previous.removeAllListeners()
-    }
-    const recorder = new MicRecorder(this.options.vad)
-    this.micRecorder = recorder
-    recorder.on('StateChange', () => this.notify())
-    recorder.on('StartSpeaking', this.onUserStartSpeaking)
-    recorder.on('Chunk', this.onUserChunk)
-    recorder.on('StopSpeaking', this.onUserStopSpeaking)
-    // Nothing is listened to before the connection opens: speech started then could not be sent
-    recorder.vad.pause()
-    const storage = this.deps.storage
-    // The speaker first, while the click that started the call still allows audio (the
-    // microphone's permission prompt can outlast it)
-    const savedSpeaker = storage.getItem(MicdropStorageKeys.SpeakerDevice)
-    if (savedSpeaker) await this.speaker.changeDevice(savedSpeaker).catch(() => {})
-    await this.speaker.start()
-    const savedMic = storage.getItem(MicdropStorageKeys.MicDevice) ?? undefined
-    try {
-      await this.mic.start(savedMic, this.options.mic)
-    } catch (error) {
-      if (!savedMic) throw error
-      // The remembered device is gone: fall back to the default one
-      storage.removeItem(MicdropStorageKeys.MicDevice)
-      await this.mic.start(undefined, this.options.mic)
-    }
-    await recorder.start(this.mic)
-    // Device labels are only listed once the microphone is allowed
-    await this.updateDevices().catch((error) => this.log('Device list failed', error))
+  /**
+   * The VAD hears the user only when what it detects can reach the server and is wanted: while
+   * connected, neither paused nor muted, and not over the assistant when interruption is off.
+   */
+  private updateListening() {
+    const interruptionBlocked =
+      !!this.options.disableInterruption && (this.speaker.isPlaying || !!this.echoTimer)
+    this.audio.listen(
+      !!this.connection?.isOpen && !this.paused && !this.muted && !interruptionBlocked
+    )
   }
 
-  private connect() {
-    const url = this.options.url!
-    this.log('Connecting', url)
-    let ws: MicdropWebSocket
-    try {
-      ws = this.deps.createWebSocket(url)
-    } catch (error) {
-      this.onSocketClose(undefined, 1006, (error as Error)?.message ?? '')
-      return
-    }
-    this.ws = ws
-    ws.binaryType = 'arraybuffer'
-    ws.onopen = () => this.onSocketOpen(ws)
-    ws.onmessage = (event) => this.onSocketMessage(ws, event.data)
-    ws.onclose = (event) => this.onSocketClose(ws, event.code, event.reason)
-    ws.onerror = () => this.log('WebSocket error')
-    const timeout = this.reconnectOptions.connectionTimeoutMs
-    this.connectionTimer = setTimeout(() => {
-      this.connectionTimer = undefined
-      if (this.ws === ws && ws.readyState === CONNECTING) {
-        this.log('Connection timeout')
-        this.dropSocket()
-        this.onSocketClose(undefined, 1006, 'Connection timeout')
-      }
-    }, timeout)
-    this.notify()
-  }
-
-  private get reconnectOptions() {
-    return { ...DEFAULT_RECONNECT_OPTIONS, ...this.options.reconnect }
-  }
-
-  private onSocketOpen(ws: MicdropWebSocket) {
-    if (this.ws !== ws) return
-    this.log('Connected')
-    clearTimeout(this.connectionTimer)
-    this.connectionTimer = undefined
-    if (this.options.params) ws.send(JSON.stringify(this.options.params))
-    if (!this.paused && !this.muted && !this.interruptionBlocked) this.micRecorder?.vad.resume()
+  private onConnected = () => {
+    this.updateListening()
     this.starting = false
-    this.reconnecting = false
-    this.reconnectAttempt = 0
     this.error = undefined
     this.settleStart()
     this.notify()
   }
 
-  private onSocketMessage(ws: MicdropWebSocket, data: unknown) {
-    if (this.ws !== ws) return
-    if (data instanceof ArrayBuffer) {
-      // Barge-in: audio of the answer being interrupted is dropped
-      if (this.paused || this.isUserSpeaking) return
-      this.speaker.playAudio(arrayBufferToPcm16(data))
-      if (this.processing) {
-        this.processing = false
-        this.notify()
-      }
-      return
+  private onReconnecting = () => {
+    // Nothing can be sent while offline: the user is not heard until reconnected
+    this.updateListening()
+    this.speaker.stopAudio()
+    this.notify()
+  }
+
+  private onConnectionClose = (code: number, reason: string) => {
+    const error = errorFromClose(code, reason)
+    if (error) this.setError(error)
+    void this.stop()
+  }
+
+  private onAssistantAudio = (data: ArrayBuffer) => {
+    // Barge-in: audio of the answer being interrupted is dropped
+    if (this.paused || this.isUserSpeaking) return
+    this.speaker.playAudio(arrayBufferToPcm16(data))
+    if (this.processing) {
+      this.processing = false
+      this.notify()
     }
-    if (typeof data !== 'string') return this.log('Ignored a frame of unknown type')
-    const message = parseServerMessage(data)
+  }
+
+  private onServerMessage = (text: string) => {
+    const message = parseServerMessage(text)
     switch (message.type) {
       case 'Message':
-        return this.addMessage(message.item)
+        this.conversation = [...this.conversation, message.item]
+        this.notify()
+        return void this.emit('Message', message.item)
       case 'CancelLastUserMessage': {
         const index = this.conversation.map((item) => item.role).lastIndexOf('user')
         if (index !== -1) this.conversation = this.conversation.filter((_, i) => i !== index)
@@ -401,55 +353,22 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
     }
   }
 
-  private addMessage(item: MicdropConversationItem) {
-    this.conversation = [...this.conversation, item]
-    this.notify()
-    this.emit('Message', item)
-  }
-
-  private onSocketClose(ws: MicdropWebSocket | undefined, code: number, reason: string) {
-    if (ws && this.ws !== ws) return
-    this.log('Closed', code, reason)
-    clearTimeout(this.connectionTimer)
-    this.connectionTimer = undefined
-    this.ws = undefined
-    const options = this.reconnectOptions
-    if (isRecoverableClose(code) && this.reconnectAttempt < options.maxAttempts) {
-      this.reconnecting = true
-      this.reconnectAttempt++
-      // Nothing can be sent while offline: stop listening until reconnected
-      this.micRecorder?.vad.pause()
-      this.speaker.stopAudio()
-      const delay = reconnectDelayMs(this.reconnectAttempt, options, this.deps.random)
-      this.log(`Reconnecting in ${delay} ms (attempt ${this.reconnectAttempt})`)
-      this.reconnectTimer = setTimeout(() => {
-        this.reconnectTimer = undefined
-        this.connect()
-      }, delay)
-      this.notify()
-      return
-    }
-    const error = errorFromClose(code, reason)
-    if (error) this.setError(error)
-    void this.stop()
-  }
-
   private onUserStartSpeaking = () => {
     this.log('User started speaking')
-    this.send(MicdropClientCommands.StartSpeaking)
+    this.connection?.send(MicdropClientCommands.StartSpeaking)
     this.processing = false
     this.speaker.stopAudio()
     this.notify()
   }
 
   private onUserChunk = (chunk: Int16Array) => {
-    this.send(pcm16ToArrayBuffer(chunk))
+    this.connection?.send(pcm16ToArrayBuffer(chunk))
   }
 
   private onUserStopSpeaking = () => {
     this.log('User stopped speaking')
-    this.send(MicdropClientCommands.StopSpeaking)
-    if (this.ws?.readyState === OPEN && !this.paused) this.processing = true
+    this.connection?.send(MicdropClientCommands.StopSpeaking)
+    if (this.connection?.isOpen && !this.paused) this.processing = true
     this.notify()
   }
 
@@ -457,45 +376,29 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
     if (this.options.disableInterruption) {
       clearTimeout(this.echoTimer)
       this.echoTimer = undefined
-      this.micRecorder?.vad.pause()
+      this.updateListening()
     }
     this.notify()
   }
 
   private onSpeakerStop = () => {
     if (this.options.disableInterruption && this.micRecorder) {
+      // The assistant's voice still echoes in the room for a moment: listen again after it
       clearTimeout(this.echoTimer)
       this.echoTimer = setTimeout(() => {
         this.echoTimer = undefined
-        if (!this.muted && !this.paused && !this.reconnecting) this.micRecorder?.vad.resume()
+        this.updateListening()
         this.notify()
       }, ECHO_TAIL_MS)
     }
     this.notify()
   }
 
-  private send(data: string | ArrayBuffer) {
-    if (this.ws?.readyState === OPEN) this.ws.send(data)
-  }
-
-  private closeSocket(code: number) {
-    const ws = this.dropSocket()
-    if (ws && (ws.readyState === OPEN || ws.readyState === CONNECTING)) ws.close(code)
-  }
-
-  /** Forgets the socket (its late events are ignored) and returns it. */
-  private dropSocket(): MicdropWebSocket | undefined {
-    const ws = this.ws
-    this.ws = undefined
-    if (ws) ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null
-    return ws
-  }
-
-  private clearTimers() {
-    clearTimeout(this.reconnectTimer)
-    clearTimeout(this.connectionTimer)
-    clearTimeout(this.echoTimer)
-    this.reconnectTimer = this.connectionTimer = this.echoTimer = undefined
+  /** Reports a failure to start, ends what was started, and rejects. */
+  private async fail(error: MicdropClientError): Promise<never> {
+    this.setError(error)
+    await this.stop()
+    throw error
   }
 
   private settleStart() {
@@ -516,20 +419,13 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
   private notify() {
     const state = this.state
     const previous = this.lastState ?? state
-    if (this.lastState && shallowEqual(state, this.lastState)) return
+    if (this.lastState && sameState(state, this.lastState)) return
     this.lastState = state
     this.emit('StateChange', state, previous)
   }
 
-  private log(...args: unknown[]) {
+  private log = (...args: unknown[]) => {
     if (!this.options.debugLog) return
     console.log(`[openmic ${Date.now() - this.startTime} ms]`, ...args)
   }
-}
-
-function shallowEqual(a: MicdropState, b: MicdropState): boolean {
-  for (const key of Object.keys(a) as Array<keyof MicdropState>) {
-    if (a[key] !== b[key]) return false
-  }
-  return true
 }
