@@ -1,4 +1,5 @@
-// Importing this package touches no browser global: everything starts on `start()`.
+// The public surface: what applications use. Importing it touches no browser global: everything
+// starts on `start()`.
 export * from './client/index.js'
 export * from './audio/index.js'
 export * from './vad/index.js'

@@ -5,5 +5,5 @@ import { registerSileroVAD } from './vad/silero-loader.js'
 
 registerSileroVAD(MicVAD)
 
-export { SileroVAD, DEFAULT_SILERO_VAD_OPTIONS } from './vad/SileroVAD.js'
+export { SileroVAD } from './vad/SileroVAD.js'
 export type { SileroVADOptions } from './vad/SileroVAD.js'

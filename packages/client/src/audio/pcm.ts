@@ -1,7 +1,10 @@
 /** Sample rate of the audio on the wire, both directions (PCM16 mono). */
 export const WIRE_SAMPLE_RATE = 16000
 
-/** The level given for digital silence, in dBFS: volumes are clamped to `[SILENCE_DB, 0]`. */
+/**
+ * The level of digital silence, in dBFS: every level the client gives (`mic.volume`,
+ * `speaker.getVolume()`) lies in `[SILENCE_DB, 0]`.
+ */
 export const SILENCE_DB = -100
 
 /** Converts float samples in `[-1, 1]` to PCM16 (clamped). */

@@ -1,12 +1,5 @@
 export { MicdropClient } from './MicdropClient.js'
-export {
-  MicdropClientError,
-  MicdropClientErrorCode,
-  errorFromClose,
-  errorFromMic,
-  isRecoverableClose,
-} from './MicdropClientError.js'
-export { DEFAULT_RECONNECT_OPTIONS, reconnectDelayMs } from './reconnect.js'
+export { MicdropClientError, MicdropClientErrorCode } from './MicdropClientError.js'
 export type { MicdropReconnectOptions } from './reconnect.js'
 export type {
   MicdropOptions,

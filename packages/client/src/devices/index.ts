@@ -1,3 +1,2 @@
-export { MicdropStorageKeys, browserStorage } from './storage.js'
 export type { MicdropStorage } from './storage.js'
 export { listDevices } from './list-devices.js'
