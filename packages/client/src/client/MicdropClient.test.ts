@@ -240,6 +240,40 @@ describe('MicdropClient', () => {
     expect(sockets[1]!.texts).toContain('StartSpeaking')
   })
 
+  it('unmute or resume while reconnecting does not listen before the new socket opens', async () => {
+    const { client, mic, sockets, connect } = setup()
+    const first = await connect()
+    vi.useFakeTimers()
+    client.mute()
+    client.pause()
+    first.serverClose(1006)
+    client.unmute()
+    client.resume()
+    // Speech while offline is not detected: it could not reach the server
+    mic.frames(10, -20)
+    expect(client.state.isUserSpeaking).toBe(false)
+    await vi.advanceTimersByTimeAsync(500)
+    sockets[1]!.open()
+    speak(mic)
+    // The new socket gets a whole utterance, never the middle of one begun offline
+    expect(sockets[1]!.sent[1]).toBe('StartSpeaking')
+    expect(sockets[1]!.sent.at(-1)).toBe('StopSpeaking')
+  })
+
+  it('unmute before the first socket opens does not listen yet', async () => {
+    const { client, mic, sockets } = setup()
+    const started = client.start()
+    await vi.waitFor(() => expect(sockets).toHaveLength(1))
+    client.mute()
+    client.unmute()
+    mic.frames(10, -20)
+    expect(client.state.isUserSpeaking).toBe(false)
+    sockets[0]!.open()
+    await started
+    speak(mic)
+    expect(sockets[0]!.sent[1]).toBe('StartSpeaking')
+  })
+
   it('gives up with a Connection error after maxAttempts', async () => {
     const { client, sockets, errors, connect } = setup({ reconnect: { maxAttempts: 2 } })
     const first = await connect()
