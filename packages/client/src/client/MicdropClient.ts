@@ -186,7 +186,9 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
    * list; `start()` then uses it. Nothing is sent or detected until the call is connected.
    * Rejects with a {@link MicdropClientError} (also emitted as `Error`).
    */
-  startMic = async (options: { vad?: MicdropOptions['vad']; deviceId?: string } = {}) => {
+  startMic = async (
+    options: { vad?: MicdropOptions['vad']; deviceId?: string } = {}
+  ): Promise<void> => {
     if (options.vad) this.options.vad = options.vad
     if (options.deviceId) this.audio.rememberMicDevice(options.deviceId)
     try {
