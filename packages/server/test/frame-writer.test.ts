@@ -2,6 +2,8 @@ import type { Socket } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { FrameWriter } from '../src/server/frame-writer.js'
+import { MockAgent, MockSTT, MockTTS } from '@openmic/core'
+import { MicdropServer } from '../src/index.js'
 import { closeAfterEach, startMockCall, startServer, TestClient } from './harness.js'
 
 const cleanup = closeAfterEach()
@@ -69,5 +71,68 @@ describe('FrameWriter', () => {
     expect(client.received.map((item) => item.kind === 'text' && item.text)).toEqual(['last words'])
     expect(client.closeCode).toBe(1000)
     expect(result).toEqual([true, false])
+  })
+
+  describe('on a socket whose connection cannot be reached (a wrapper socket)', () => {
+    /** The server socket behind a wrapper that shows only the public `ws` API. */
+    function wrap(socket: WebSocket): WebSocket {
+      return new Proxy(socket, {
+        get(target, property) {
+          if (property === '_socket') return undefined
+          const value = Reflect.get(target, property, target) as unknown
+          return typeof value === 'function' ? value.bind(target) : value
+        },
+      })
+    }
+
+    it('still sends every frame, binary and text, in order', async () => {
+      const sent: Array<string | number[]> = []
+      const server = await startServer((socket) => {
+        const writer = new FrameWriter(wrap(socket))
+        const send = (index: number) => {
+          const frame = index % 3 === 0 ? [index, index + 1] : `frame ${index}`
+          sent.push(frame)
+          writer.send(
+            typeof frame === 'string' ? frame : Buffer.from(frame),
+            typeof frame !== 'string'
+          )
+        }
+        socket.on('message', async () => {
+          for (let i = 0; i < 10; i++) send(i)
+          writer.flush()
+          await Promise.resolve()
+          for (let i = 10; i < 20; i++) send(i)
+          await new Promise((resolve) => setImmediate(resolve))
+          for (let i = 20; i < 30; i++) send(i)
+        })
+      })
+      cleanup.stop = server.close
+      const client = await TestClient.connect(server.url)
+      client.send('go')
+      await client.waitFor((c) => c.received.length === 30)
+      expect(
+        client.received.map((item) => (item.kind === 'audio' ? [...item.audio] : item.text))
+      ).toEqual(sent)
+    })
+
+    it('a whole call works: the client gets every frame of the turn', async () => {
+      const audio: Buffer[] = []
+      const server = await startServer((socket) => {
+        const call = new MicdropServer(wrap(socket), {
+          agent: new MockAgent({ answers: ['Sure, here you go.'] }),
+          stt: new MockSTT(),
+          tts: new MockTTS(),
+        })
+        call.on('AssistantAudio', (chunk) => audio.push(chunk))
+      })
+      cleanup.stop = server.close
+      const client = await TestClient.connect(server.url)
+      client.utterance()
+      await client.waitFor((c) => c.count('Message:assistant') === 1)
+      await client.settle(30)
+      expect(client.flow).toEqual(['SkipAnswer', 'Message:user', 'audio', 'Message:assistant'])
+      expect(client.audioBytes()).toBe(Buffer.concat(audio).length)
+      expect(client.audioBytes()).toBeGreaterThan(0)
+    })
   })
 })

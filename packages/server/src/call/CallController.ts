@@ -5,7 +5,6 @@ import type { MicdropToolCall } from '@openmic/core'
 import { AnswerRun, type AnswerOutcome } from '../answer/AnswerRun.js'
 import { turnMetrics, type TurnClock } from '../metrics/turn-metrics.js'
 import type { CallControllerOptions } from './types.js'
-import { guardedListener, type GuardedListener, type ListenerOwner } from './guarded.js'
 import { Utterance } from './Utterance.js'
 
 /** What an answer run speaks: an agent's answer (tied to a user turn or not), or a given text. */
@@ -26,7 +25,7 @@ interface CurrentRun {
  * agent, answers to the TTS, barge-in, and the rule that every user turn ends with an answer or a
  * `SkipAnswer`. The socket side is {@link MicdropServer}.
  */
-export class CallController implements ListenerOwner {
+export class CallController {
   /** Audio frames received outside an utterance (dropped). */
   droppedAudioFrames = 0
   private speaking = false
@@ -41,9 +40,11 @@ export class CallController implements ListenerOwner {
   private transcriptTimer?: NodeJS.Timeout
   private endCallPending = false
   private destroyed = false
+  /** Takes the call's listeners off its agent, STT and TTS. */
+  private readonly listeners: Array<() => void> = []
 
   constructor(private readonly options: CallControllerOptions) {
-    this.listen('on')
+    this.listen()
   }
 
   // ---- client commands ----
@@ -138,7 +139,8 @@ export class CallController implements ListenerOwner {
     this.stopWaitingForTranscript()
     this.closeUtterance()
     this.cancelRun(false)
-    this.listen('off')
+    for (const unlisten of this.listeners) unlisten()
+    this.listeners.length = 0
   }
 
   // ---- STT ----
@@ -275,17 +277,45 @@ export class CallController implements ListenerOwner {
 
   // ---- agent, STT and TTS events ----
 
-  /** Puts (or takes off) the call's listeners on its agent, STT and TTS. */
-  private listen(method: 'on' | 'off') {
-    for (const { source, event, listener } of CallController.LISTENERS) {
-      const emitter = this.options[source] as EventEmitter<string>
-      if (method === 'on') emitter.on(event, listener, this)
-      else emitter.off(event, listener, this)
-    }
+  /**
+   * Puts the call's listeners on its agent, STT and TTS. Each handler is bound to this call and
+   * wrapped so that what it throws is logged (with the event's name) instead of being thrown back
+   * into the emitter: a provider's socket handler or stream must never fail because of the call.
+   */
+  private listen(): void {
+    const { agent, stt, tts } = this.options
+    this.on(agent, 'Message', this.onAgentMessage)
+    this.on(agent, 'ToolMessage', this.onAgentToolMessage)
+    this.on(agent, 'CancelLastUserMessage', this.onAgentCancelLastUserMessage)
+    this.on(agent, 'SkipAnswer', this.onAgentSkipAnswer)
+    this.on(agent, 'EndCall', this.onAgentEndCall)
+    this.on(agent, 'ToolCall', this.onAgentToolCall)
+    this.on(agent, 'Failed', this.onAgentFailed)
+    this.on(stt, 'Transcript', this.onTranscript)
+    this.on(stt, 'Failed', this.onSttFailed)
+    this.on(tts, 'Audio', this.onTtsAudio)
+    this.on(tts, 'AudioEnd', this.onTtsAudioEnd)
+    this.on(tts, 'Failed', this.onTtsFailed)
   }
 
-  reportListenerError(event: string, error: unknown): void {
-    this.options.output.log(`Error handling ${event}:`, error)
+  /** Listens to `emitter`'s `event` with `handler` called on this call; undone by `destroy()`. */
+  private on<
+    Events extends EventEmitter.ValidEventTypes,
+    Event extends EventEmitter.EventNames<Events>,
+  >(
+    emitter: EventEmitter<Events>,
+    event: Event,
+    handler: EventEmitter.EventListener<Events, Event>
+  ): void {
+    const listener = ((...args: unknown[]) => {
+      try {
+        ;(handler as (...args: unknown[]) => void).apply(this, args)
+      } catch (error) {
+        this.options.output.log(`Error handling ${String(event)}:`, error)
+      }
+    }) as EventEmitter.EventListener<Events, Event>
+    emitter.on(event, listener)
+    this.listeners.push(() => emitter.off(event, listener))
   }
 
   private onAgentMessage(message: MicdropConversationMessage) {
@@ -333,25 +363,6 @@ export class CallController implements ListenerOwner {
     this.options.output.log('TTS failed:', error)
     this.current?.run.ttsFailed(error)
   }
-
-  private static readonly LISTENERS: ReadonlyArray<GuardedListener<'agent' | 'stt' | 'tts'>> = [
-    guardedListener('agent', 'Message', CallController.prototype.onAgentMessage),
-    guardedListener('agent', 'ToolMessage', CallController.prototype.onAgentToolMessage),
-    guardedListener(
-      'agent',
-      'CancelLastUserMessage',
-      CallController.prototype.onAgentCancelLastUserMessage
-    ),
-    guardedListener('agent', 'SkipAnswer', CallController.prototype.onAgentSkipAnswer),
-    guardedListener('agent', 'EndCall', CallController.prototype.onAgentEndCall),
-    guardedListener('agent', 'ToolCall', CallController.prototype.onAgentToolCall),
-    guardedListener('agent', 'Failed', CallController.prototype.onAgentFailed),
-    guardedListener('stt', 'Transcript', CallController.prototype.onTranscript),
-    guardedListener('stt', 'Failed', CallController.prototype.onSttFailed),
-    guardedListener('tts', 'Audio', CallController.prototype.onTtsAudio),
-    guardedListener('tts', 'AudioEnd', CallController.prototype.onTtsAudioEnd),
-    guardedListener('tts', 'Failed', CallController.prototype.onTtsFailed),
-  ]
 }
 
 function tryCall(action: () => void, output: { log(...message: unknown[]): void }) {
