@@ -1,5 +1,14 @@
-export * from './server/index.js'
-export * from './errors/index.js'
-export * from './params/index.js'
-export * from './answer/index.js'
-export * from './recorder/index.js'
+// The package's public surface: what an application uses to run calls. Everything else in src/
+// (the call's turn-taking, answer runs, frame writing, push streams, metrics helpers) is internal.
+export { MicdropServer } from './server/MicdropServer.js'
+export type { MicdropServerEvents, MicdropServerOptions } from './server/types.js'
+export type { AnswerOutcome } from './answer/AnswerRun.js'
+export { waitForParams, type WaitForParamsOptions } from './params/waitForParams.js'
+export { MicdropError, MicdropErrorCode } from './errors/MicdropError.js'
+export { handleError } from './errors/handleError.js'
+export { MicdropRecorder } from './recorder/MicdropRecorder.js'
+export type {
+  MicdropAudioMessage,
+  MicdropRecorderEvents,
+  MicdropRecording,
+} from './recorder/types.js'

@@ -1,5 +1,6 @@
 import { MockAgent, MockSTT, MockTTS } from '@openmic/core'
-import { describe, expect, it } from 'vitest'
+import { once } from 'node:events'
+import { describe, expect, it, vi } from 'vitest'
 import type { WebSocket } from 'ws'
 import {
   MicdropError,
@@ -122,12 +123,112 @@ describe('waitForParams and handleError', () => {
       const before = socket.listenerCount('message') + socket.listenerCount('close')
       await waitForParams(socket, (p) => p)
       handleError(socket, new MicdropError(MicdropErrorCode.NotFound, 'bye'))
+      await once(socket, 'close')
       leftovers.push(socket.listenerCount('message') + socket.listenerCount('close') - before)
     })
     cleanup.stop = server.close
     const client = await TestClient.connect(server.url)
     client.send('{}')
+    client.utterance() // held, then dropped with the socket
     await client.waitForClose()
+    await vi.waitFor(() => expect(leftovers).toHaveLength(1))
     expect(leftovers).toEqual([0])
+  })
+
+  it('frames behind the params wait while the app checks them, then reach the call in order', async () => {
+    const server = await startServer(async (socket) => {
+      const params = await waitForParams(socket, validate)
+      await new Promise((resolve) => setTimeout(resolve, 50)) // a token check, a database
+      new MicdropServer(socket, {
+        agent: new MockAgent({ answers: ['One.', 'Two.'] }),
+        stt: new MockSTT({ utterances: ['first', 'second'] }),
+        tts: new MockTTS(),
+        firstMessage: `Hello ${params.token}`,
+      })
+    })
+    cleanup.stop = server.close
+    const client = await TestClient.connect(server.url)
+    client.send(JSON.stringify({ token: 'secret' }))
+    client.utterance(1)
+    await new Promise((resolve) => setTimeout(resolve, 10)) // still before the call exists
+    client.utterance(1)
+    const contents = () =>
+      client
+        .texts('Message')
+        .map((m) => (m.type === 'Message' ? `${m.item.role}: ${m.item.content}` : ''))
+    await client.waitFor(
+      () => contents().at(-1)?.startsWith('assistant') === true && contents().length > 3
+    )
+    expect(contents().slice(0, 3)).toEqual([
+      'assistant: Hello secret',
+      'user: first',
+      expect.any(String),
+    ])
+    expect(contents().filter((line) => line.startsWith('user'))).toEqual([
+      'user: first',
+      'user: second',
+    ])
+  })
+
+  it("the app's own message handler gets the frames behind the params, in order", async () => {
+    const frames: string[] = []
+    const server = await startServer(async (socket) => {
+      await waitForParams(socket, (p) => p)
+      socket.on('message', (data, isBinary) => frames.push(isBinary ? 'audio' : String(data)))
+    })
+    cleanup.stop = server.close
+    const client = await TestClient.connect(server.url)
+    client.send('{}')
+    client.utterance(2)
+    client.send('Mute')
+    await vi.waitFor(() => expect(frames).toHaveLength(5))
+    expect(frames).toEqual(['StartSpeaking', 'audio', 'audio', 'StopSpeaking', 'Mute'])
+    expect(server.sockets[0]!.isPaused).toBe(false)
+  })
+
+  it('a MicdropServer on a socket that never went through waitForParams is the same whatever ran before', async () => {
+    const agents: MockAgent[] = []
+    const plainCall = (socket: WebSocket) => {
+      const agent = new MockAgent({ answers: ['Fine.'] })
+      agents.push(agent)
+      new MicdropServer(socket, {
+        agent,
+        stt: new MockSTT({ utterances: ['hi'] }),
+        tts: new MockTTS(),
+      })
+    }
+    // In turn: a plain call, a refused one with frames held, one with params, a plain call again.
+    const handlers = [
+      plainCall,
+      async (socket: WebSocket) => {
+        await waitForParams(socket, validate).catch((error) => handleError(socket, error))
+      },
+      async (socket: WebSocket) => {
+        await waitForParams(socket, validate)
+        plainCall(socket)
+      },
+      plainCall,
+    ]
+    const server = await startServer((socket) => handlers.shift()!(socket))
+    cleanup.stop = server.close
+    const flows: string[][] = []
+    for (const params of [undefined, { token: 'wrong' }, { token: 'secret' }, undefined]) {
+      const client = await TestClient.connect(server.url)
+      if (params) client.send(JSON.stringify(params))
+      client.utterance()
+      if (params?.token === 'wrong') await client.waitForClose()
+      else await client.waitFor((c) => c.count('Message:assistant') === 1)
+      await client.settle(30)
+      flows.push(client.flow)
+      client.close()
+    }
+    const call = ['SkipAnswer', 'Message:user', 'audio', 'Message:assistant']
+    expect(flows).toEqual([call, [], call, call])
+    expect(agents.map((agent) => agent.conversation.map((item) => item.role))).toEqual([
+      ['system', 'user', 'assistant'],
+      ['system', 'user', 'assistant'],
+      ['system', 'user', 'assistant'],
+    ])
+    expect(server.sockets[3]!.isPaused).toBe(false)
   })
 })

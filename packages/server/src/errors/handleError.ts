@@ -1,6 +1,5 @@
 import { MicdropCloseCodes } from '@openmic/core/protocol'
 import { WebSocket } from 'ws'
-import { releaseHeldFrames } from '../params/held-frames.js'
 import { MicdropError } from './MicdropError.js'
 
 /** Close reasons are limited to 123 bytes by the WebSocket protocol. */
@@ -9,7 +8,7 @@ const MAX_REASON_BYTES = 123
 /**
  * Ends a call because of an error: closes the socket with the error's code when it is a
  * {@link MicdropError}, else with 1011 (internal error). Does nothing if the socket is already
- * closing, and leaves no listener behind.
+ * closing, and adds no listener (frames held by {@link waitForParams} are dropped with the socket).
  *
  * @example
  * try {
@@ -20,8 +19,9 @@ const MAX_REASON_BYTES = 123
  * }
  */
 export function handleError(socket: WebSocket, error: unknown): void {
-  releaseHeldFrames(socket)
   if (socket.readyState !== WebSocket.OPEN && socket.readyState !== WebSocket.CONNECTING) return
+  // waitForParams may have paused it; the closing handshake needs the client's reply to be read.
+  socket.resume()
   const known = error instanceof MicdropError
   const code = known ? error.code : MicdropCloseCodes.InternalError
   const reason = known ? error.message : 'Internal error'

@@ -1,38 +1,47 @@
 import type { RawData, WebSocket } from 'ws'
 
-/** A frame received before the call's handler was attached. */
-export interface HeldFrame {
+interface HeldFrame {
   data: RawData
   isBinary: boolean
 }
 
-interface Hold {
-  frames: HeldFrame[]
-  listener: (data: RawData, isBinary: boolean) => void
-}
-
-const holds = new WeakMap<WebSocket, Hold>()
-
 /**
- * Keeps the frames that arrive after the params and before `MicdropServer` is attached (ws emits
- * all frames of a TCP chunk at once, so a `StartSpeaking` right behind the params would be lost),
- * and pauses the socket so that no more are read meanwhile.
+ * Holds the frames that follow the params until the app listens to the socket again, then gives
+ * them back on the socket itself. `ws` emits every frame of a TCP chunk at once, so a
+ * `StartSpeaking` sent right behind the params arrives while nobody listens yet: without this, it
+ * would be lost. The socket is paused meanwhile so that nothing more is read.
+ *
+ * When the next `message` listener is attached (by `new MicdropServer(socket, ...)` or the app's
+ * own handler), the held frames are emitted again as `message` events, in order, then the socket
+ * resumes. They are emitted on the next turn of the event loop, so that whatever the app sets up
+ * right after attaching (a call's opening) comes first. If the socket closes first, they are
+ * dropped with it.
  */
 export function holdFrames(socket: WebSocket): void {
-  if (holds.has(socket)) return
   const frames: HeldFrame[] = []
-  const listener = (data: RawData, isBinary: boolean) => frames.push({ data, isBinary })
-  socket.on('message', listener)
-  holds.set(socket, { frames, listener })
+  let over = false
+  const hold = (data: RawData, isBinary: boolean) => {
+    frames.push({ data, isBinary })
+  }
+  const stop = () => {
+    over = true
+    socket.off('message', hold)
+    socket.off('newListener', onNewListener)
+    socket.off('close', stop)
+  }
+  const release = () => {
+    if (over) return // the socket closed meanwhile
+    stop()
+    for (const { data, isBinary } of frames) socket.emit('message', data, isBinary)
+    socket.resume()
+  }
+  const onNewListener = (event: string | symbol) => {
+    if (event !== 'message') return
+    socket.off('newListener', onNewListener)
+    setImmediate(release)
+  }
+  socket.on('message', hold)
+  socket.on('close', stop)
+  socket.on('newListener', onNewListener)
   socket.pause()
-}
-
-/** Stops holding frames, resumes the socket and returns what was held. */
-export function releaseHeldFrames(socket: WebSocket): HeldFrame[] {
-  const hold = holds.get(socket)
-  if (!hold) return []
-  holds.delete(socket)
-  socket.off('message', hold.listener)
-  socket.resume()
-  return hold.frames
 }

@@ -13,8 +13,14 @@ export interface WaitForParamsOptions {
  *
  * Rejects with a {@link MicdropError}: 4400 "Missing params" after `timeoutMs` (or if the socket
  * closes first), 4400 "Invalid params" when the frame is not JSON or `validate` throws (a
- * `MicdropError` thrown by `validate`, such as 4401, is kept). Pass it to `handleError`. Frames
- * sent right after the params are kept for the `MicdropServer` created next.
+ * `MicdropError` thrown by `validate`, such as 4401, is kept). Pass it to `handleError`.
+ *
+ * Frames the client sends right behind the params are not lost: once the params frame is read, the
+ * socket is paused and the frames already received are held on it; when the next `message`
+ * listener is attached to the socket (`new MicdropServer(socket, ...)`, or the app's own handler),
+ * they are emitted again, in order, and the socket resumes. So the app may take its time (check a
+ * token, load a conversation) between `waitForParams` and the call. Nothing is kept anywhere but on
+ * the socket, and a socket that never went through `waitForParams` is untouched.
  *
  * @example
  * const params = await waitForParams(socket, (p) => z.object({ token: z.string() }).parse(p))

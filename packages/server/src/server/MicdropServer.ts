@@ -10,7 +10,6 @@ import {
 } from '@openmic/core/protocol'
 import { WebSocket, type RawData } from 'ws'
 import { CallController } from '../call/CallController.js'
-import { releaseHeldFrames } from '../params/held-frames.js'
 import { FrameWriter } from './frame-writer.js'
 import { frameBuffer, frameSize } from './frames.js'
 import type { MicdropServerEvents, MicdropServerOptions } from './types.js'
@@ -84,7 +83,6 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
       return
     }
     // Started on the next microtask, so that listeners attached right after `new` see everything.
-    const held = releaseHeldFrames(socket)
     queueMicrotask(() => {
       if (this.ended) return
       try {
@@ -92,9 +90,7 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
       } catch (error) {
         this.log('Opening the call failed:', error)
         this.close(MicdropCloseCodes.InternalError, 'Internal error')
-        return
       }
-      for (const frame of held) this.onMessage(frame.data, frame.isBinary)
     })
   }
 
@@ -182,7 +178,6 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
     this.socket.off('message', this.onMessage)
     this.socket.off('close', this.onClose)
     this.socket.off('error', this.onError)
-    releaseHeldFrames(this.socket)
     this.call.destroy()
     this.writer.flush()
     for (const part of [this.agent, this.stt, this.tts]) {

@@ -1,1 +1,0 @@
-export type { AnswerOutcome } from './AnswerRun.js'

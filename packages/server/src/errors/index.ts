@@ -1,2 +1,0 @@
-export { MicdropError, MicdropErrorCode } from './MicdropError.js'
-export { handleError } from './handleError.js'

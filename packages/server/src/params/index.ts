@@ -1,2 +1,0 @@
-export { waitForParams } from './waitForParams.js'
-export type { WaitForParamsOptions } from './waitForParams.js'

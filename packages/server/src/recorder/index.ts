@@ -1,2 +1,0 @@
-export { MicdropRecorder } from './MicdropRecorder.js'
-export type { MicdropAudioMessage, MicdropRecorderEvents, MicdropRecording } from './types.js'

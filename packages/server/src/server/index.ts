@@ -1,2 +1,0 @@
-export { MicdropServer } from './MicdropServer.js'
-export type { MicdropServerEvents, MicdropServerOptions } from './types.js'
