@@ -25,3 +25,5 @@ export {
   retryAfterFromHeaders,
   MAX_RETRY_AFTER_MS,
 } from './retry/errors.js'
+export { Resampler } from './audio/Resampler.js'
+export type { ResamplerOptions, SampleFormat } from './audio/Resampler.js'

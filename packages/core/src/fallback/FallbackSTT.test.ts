@@ -77,4 +77,18 @@ describe('FallbackSTT', () => {
     expect(heard).toEqual(['one', 'two'])
     expect(built).toBe(0)
   })
+
+  it('forwards the partials of the STT in use', async () => {
+    const stt = new FallbackSTT({
+      factories: [() => new MockSTT({ utterances: [{ transcripts: 'hi you', partials: ['hi'] }] })],
+    })
+    const events: string[] = []
+    stt.on('Partial', (text) => events.push(`P:${text}`))
+    stt.on('Transcript', (text) => events.push(`T:${text}`))
+    const audio = new PassThrough()
+    stt.transcribe(audio)
+    audio.end(Buffer.alloc(320))
+    await tick()
+    expect(events).toEqual(['P:hi', 'T:hi you'])
+  })
 })

@@ -77,6 +77,9 @@ export class FallbackSTT extends STT {
       }
       this.emit('Transcript', text)
     })
+    stt.on('Partial', (text) => {
+      if (stt === this.chain.active) this.emit('Partial', text)
+    })
     stt.on('Failed', (error) => {
       if (stt === this.chain.active) this.fail(error)
     })

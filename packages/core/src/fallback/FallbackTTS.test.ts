@@ -82,4 +82,24 @@ describe('FallbackTTS', () => {
     expect(slowEvents).toHaveLength(count)
     expect(slowEvents).not.toContain('end')
   })
+
+  it('forwards Words, shifted by the audio the failed TTS had already emitted', async () => {
+    const tts = new FallbackTTS({
+      factories: [
+        () => new MockTTS({ failAfterChunks: 1, chunkMs: 100, msPerChar: 10 }),
+        () => new MockTTS({ msPerChar: 10 }),
+      ],
+    })
+    const words: string[] = []
+    tts.on('Words', (batch) => words.push(...batch.map((w) => `${w.word}@${w.startMs}`)))
+    const text = new PassThrough()
+    tts.speak(text)
+    text.write('Spoken now. ')
+    await tick()
+    text.end('Later.')
+    await tick(10)
+    // The first TTS said "Spoken now. " (120 ms of audio, one 100 ms chunk emitted) then failed;
+    // the second one's words start after the 100 ms already heard.
+    expect(words).toEqual(['Spoken@0', 'now.@70', 'Later.@100'])
+  })
 })

@@ -9,6 +9,9 @@ export interface FallbackTTSOptions {
   firstAudioTimeoutMs?: number
 }
 
+/** PCM16 at 16 kHz, mono: 32 bytes a millisecond. */
+const BYTES_PER_MS = 32
+
 /** The text of the current `speak()`. */
 interface SpeakJob {
   readonly text: Readable
@@ -16,6 +19,10 @@ interface SpeakJob {
   /** Text received, split where the current TTS emitted audio: `unspoken` is after its last audio. */
   unspoken: string
   all: string
+  /** Duration of the audio emitted for this `speak()` so far, in ms. */
+  audioMs: number
+  /** Where the current TTS's audio starts in this `speak()`, in ms: its `Words` are shifted by it. */
+  offsetMs: number
   ended: boolean
   gotAudio: boolean
   input: PassThrough
@@ -62,6 +69,8 @@ export class FallbackTTS extends TTS {
       text,
       unspoken: '',
       all: '',
+      audioMs: 0,
+      offsetMs: 0,
       ended: false,
       gotAudio: false,
       input: new PassThrough(),
@@ -95,8 +104,24 @@ export class FallbackTTS extends TTS {
       if (tts !== this.chain.active || !job) return
       job.gotAudio = true
       job.unspoken = ''
+      job.audioMs += audio.length / BYTES_PER_MS
       clearTimeout(job.timer)
       this.emit('Audio', audio)
+    })
+    tts.on('Words', (words) => {
+      const job = this.job
+      if (tts !== this.chain.active || !job) return
+      const shift = job.offsetMs
+      this.emit(
+        'Words',
+        shift === 0
+          ? words
+          : words.map((word) => ({
+              ...word,
+              startMs: word.startMs + shift,
+              endMs: word.endMs + shift,
+            }))
+      )
     })
     tts.on('AudioEnd', () => {
       if (tts !== this.chain.active || !this.job) return
@@ -129,6 +154,7 @@ export class FallbackTTS extends TTS {
     if (!job) return
     clearTimeout(job.timer)
     const replay = job.gotAudio ? job.unspoken : job.all
+    job.offsetMs = job.audioMs
     job.input = new PassThrough()
     if (replay) job.input.write(replay)
     if (job.ended) job.input.end()

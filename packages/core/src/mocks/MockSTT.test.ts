@@ -83,4 +83,18 @@ describe('MockSTT', () => {
     await tick(40)
     expect(heard).toEqual([])
   })
+
+  it('emits scripted partials while audio arrives, before the transcript', async () => {
+    const stt = new MockSTT({
+      utterances: [{ transcripts: 'hello there', partials: ['hel', 'hello'] }],
+    })
+    const events = collect(stt)
+    stt.on('Partial', (text) => events.push(`P:${text}`))
+    const audio = new PassThrough()
+    stt.transcribe(audio)
+    for (let i = 0; i < 3; i++) audio.write(Buffer.alloc(320))
+    audio.end()
+    await tick()
+    expect(events).toEqual(['P:hel', 'P:hello', 'T:hello there'])
+  })
 })

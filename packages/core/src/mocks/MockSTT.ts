@@ -16,6 +16,8 @@ export type MockUtterance =
       delayMs?: number
       /** Emit `Failed` with this error instead of the transcripts. */
       error?: unknown
+      /** Interim texts emitted as `Partial`, one per audio chunk received, while the user speaks. */
+      partials?: string[]
     }
 
 export interface MockSTTOptions {
@@ -48,6 +50,7 @@ export class MockSTT extends STT {
   transcribe(audio: Readable): void {
     const script = this.script(this.calls++)
     const early = typeof script !== 'string' && script.emitOn === 'audio'
+    const partials = typeof script === 'string' ? [] : [...(script.partials ?? [])]
     let triggered = false
     const trigger = () => {
       if (triggered) return
@@ -56,6 +59,8 @@ export class MockSTT extends STT {
     }
     audio.on('data', (chunk: Buffer) => {
       this.audioBytes += chunk.length
+      const partial = partials.shift()
+      if (partial !== undefined && !triggered && !this.destroyed) this.emit('Partial', partial)
       if (early) trigger()
     })
     audio.once('end', trigger)

@@ -68,4 +68,20 @@ describe('MockTTS', () => {
     await tick(5)
     expect(mid.events).toEqual(['audio', 'audio', 'failed'])
   })
+
+  it('emits Words timings from the start of the speak() audio, words split across chunks joined', async () => {
+    const tts = new MockTTS({ msPerChar: 10 })
+    const words: Array<{ word: string; startMs: number; endMs: number }> = []
+    tts.on('Words', (batch) => words.push(...batch))
+    const { chunks, events } = speakAll(tts, Readable.from(['Hel', 'lo big ', 'world']))
+    await tick(10)
+    expect(words).toEqual([
+      { word: 'Hello', startMs: 0, endMs: 50 },
+      { word: 'big', startMs: 60, endMs: 90 },
+      { word: 'world', startMs: 100, endMs: 150 },
+    ])
+    // The timings match the audio: 15 characters of 10 ms each.
+    expect(Buffer.concat(chunks).length / 32).toBe(150)
+    expect(events.at(-1)).toBe('end')
+  })
 })

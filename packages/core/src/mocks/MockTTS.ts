@@ -16,6 +16,8 @@ export interface MockTTSOptions {
   error?: unknown
   /** Emit `Failed` (with `error`, or a generic error) after this many audio chunks. */
   failAfterChunks?: number
+  /** Emit `Words` timings for each word, as its text arrives (default true). */
+  words?: boolean
 }
 
 const SAMPLE_RATE = 16000
@@ -44,6 +46,9 @@ interface SpeakJob {
   readonly queue: Buffer[]
   readonly detach: () => void
   textEnded: boolean
+  /** All text of this `speak()` so far, and how much of it was announced in `Words`. */
+  received: string
+  wordsAnnounced: number
   chunksSent: number
   timer?: NodeJS.Timeout
   waited: boolean
@@ -76,6 +81,7 @@ export class MockTTS extends TTS {
     const onData = (chunk: Buffer | string) => this.onText(job, chunk.toString())
     const onEnd = () => {
       job.textEnded = true
+      this.announceWords(job, true)
       this.pump(job)
     }
     const onError = (error: unknown) => this.fail(job, error)
@@ -83,6 +89,8 @@ export class MockTTS extends TTS {
       text,
       queue: [],
       textEnded: false,
+      received: '',
+      wordsAnnounced: 0,
       chunksSent: 0,
       waited: false,
       finished: false,
@@ -118,7 +126,28 @@ export class MockTTS extends TTS {
     this.spokenText += text
     if (this.options.error !== undefined) return this.fail(job, this.options.error)
     job.queue.push(...this.tone(text.length * (this.options.msPerChar ?? 10)))
+    job.received += text
+    this.announceWords(job, false)
     this.pump(job)
+  }
+
+  /**
+   * Emits `Words` for the words of the text whose end is known (all of them once the text ended).
+   * Every character is `msPerChar` of tone, so a word's timing follows from its position.
+   */
+  private announceWords(job: SpeakJob, all: boolean) {
+    if (job.finished || this.options.words === false) return
+    const msPerChar = this.options.msPerChar ?? 10
+    const words = []
+    const pattern = /\S+/g
+    pattern.lastIndex = job.wordsAnnounced
+    for (let match = pattern.exec(job.received); match; match = pattern.exec(job.received)) {
+      const end = match.index + match[0].length
+      if (end === job.received.length && !all) break // the word may go on in the next text
+      words.push({ word: match[0], startMs: match.index * msPerChar, endMs: end * msPerChar })
+      job.wordsAnnounced = end
+    }
+    if (words.length > 0) this.emit('Words', words)
   }
 
   /** Emits queued chunks, waiting the configured delays; `AudioEnd` once the text ended. */

@@ -3,20 +3,37 @@ import type { Readable } from 'node:stream'
 import type { Logger } from '../logger/Logger.js'
 
 export interface STTEvents {
-  /** Text recognized in the current utterance. Several may come for one utterance. */
+  /**
+   * Interim text of the utterance being transcribed: the whole utterance so far, which a later
+   * `Partial` or the `Transcript` replaces. For display and turn-taking only, never answered.
+   */
+  Partial: [text: string]
+  /** Final text recognized in the current utterance. Several may come for one utterance. */
   Transcript: [transcript: string]
   /** Transcription failed; the utterance produced no (further) transcript. */
   Failed: [error: unknown]
 }
 
 /**
- * Speech-to-text. The server calls `transcribe()` once per utterance with a stream of PCM16 16 kHz
- * mono audio that ends when the user stops speaking.
+ * Speech-to-text. The server calls `transcribe()` once per user utterance with a stream of PCM16
+ * 16 kHz mono audio that ends when the user stops speaking.
+ *
+ * The contract every STT meets (`describeSTTConformance` in `@openmic/testing` checks it):
+ * - One `transcribe()` stream is one utterance; one instance transcribes the many utterances of a
+ *   call, one after the other, each one's text emitted as `Transcript` (possibly empty: nothing
+ *   was said).
+ * - `Partial` may come while the user speaks; it is never required.
+ * - Any provider error, including one reported inside an open connection, becomes `Failed` at once,
+ *   not a timeout (so `FallbackSTT` can switch). A provider that stalls is given up after a timeout,
+ *   with `Failed`. No error is ever thrown out of an event handler or left unhandled.
+ * - A connection the provider closed (whatever the code) is opened again for the next utterance,
+ *   and no audio chunk is sent twice.
+ * - `destroy()` releases every socket and timer; nothing is emitted afterwards.
  */
 export abstract class STT extends EventEmitter<STTEvents> {
   public logger?: Logger
 
-  /** Starts transcribing one utterance; emit `Transcript` as text is recognized. */
+  /** Starts transcribing one utterance; emit `Partial` and `Transcript` as text is recognized. */
   abstract transcribe(audio: Readable): void
 
   protected log(...message: any[]) {

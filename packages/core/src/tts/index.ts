@@ -1,2 +1,2 @@
 export { TTS } from './TTS.js'
-export type { TTSEvents } from './TTS.js'
+export type { TTSEvents, TTSWord } from './TTS.js'

@@ -7,12 +7,6 @@ describe('resamplePcm16', () => {
     expect(resamplePcm16(samples, 16000, 16000)).toBe(samples)
   })
 
-  it('doubles 8 kHz to 16 kHz by interpolating between samples', () => {
-    expect([...resamplePcm16(Int16Array.of(0, 100, -100), 8000, 16000)]).toEqual([
-      0, 50, 100, 0, -100, -100,
-    ])
-  })
-
   it('keeps the duration and the pitch of a tone', () => {
     const tone = Int16Array.from({ length: 8000 }, (_, i) =>
       Math.round(10000 * Math.sin((2 * Math.PI * 440 * i) / 8000))

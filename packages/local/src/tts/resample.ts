@@ -1,6 +1,9 @@
+import { Resampler } from '@openmic/core/provider'
+
 /**
- * Resamples mono PCM16 by linear interpolation (flite's `kal` voice speaks at 8 kHz; openmic
- * speaks 16 kHz). Returns the input itself when the rates are equal.
+ * Resamples a whole utterance of mono PCM16 (flite's `kal` voice speaks at 8 kHz; openmic speaks
+ * 16 kHz) with core's band-limited {@link Resampler}. Returns the input itself when the rates are
+ * equal.
  */
 export function resamplePcm16(
   samples: Int16Array<ArrayBuffer>,
@@ -8,16 +11,10 @@ export function resamplePcm16(
   toRate: number
 ): Int16Array<ArrayBuffer> {
   if (fromRate === toRate || samples.length === 0) return samples
-  const length = Math.max(1, Math.round((samples.length * toRate) / fromRate))
-  const out = new Int16Array(length)
-  const step = fromRate / toRate
-  const last = samples.length - 1
-  for (let i = 0; i < length; i++) {
-    const position = i * step
-    const left = Math.min(Math.floor(position), last)
-    const right = Math.min(left + 1, last)
-    const fraction = position - left
-    out[i] = Math.round(samples[left]! * (1 - fraction) + samples[right]! * fraction)
-  }
-  return out
+  const resampler = new Resampler({ fromRate, toRate })
+  const input = Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength)
+  const output = Buffer.concat([resampler.write(input), resampler.end()])
+  const copy = new Int16Array(output.length / 2)
+  for (let i = 0; i < copy.length; i++) copy[i] = output.readInt16LE(i * 2)
+  return copy
 }
