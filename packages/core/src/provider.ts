@@ -25,5 +25,9 @@ export {
   retryAfterFromHeaders,
   MAX_RETRY_AFTER_MS,
 } from './retry/errors.js'
-export { Resampler } from './audio/Resampler.js'
-export type { ResamplerOptions, SampleFormat } from './audio/Resampler.js'
+export { Resampler } from './speech/Resampler.js'
+export type { ResamplerOptions, SampleFormat } from './speech/Resampler.js'
+export { SentenceSplitter } from './speech/SentenceSplitter.js'
+export { speakable } from './speech/speakable.js'
+export { SentenceTTS } from './speech/SentenceTTS.js'
+export type { SentenceTTSOptions } from './speech/SentenceTTS.js'

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream'
 import { StringDecoder } from 'node:string_decoder'
-import { SentenceSplitter } from './SentenceSplitter.js'
+import { SentenceSplitter } from '@openmic/core/provider'
 
 /** The text of one `speak()` call, read sentence by sentence. */
 export class SpeakJob {

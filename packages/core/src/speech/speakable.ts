@@ -1,5 +1,5 @@
 /**
- * Removes the markdown a language model may write, which flite would otherwise spell out
+ * Removes the markdown a language model may write, which a TTS would otherwise read out
  * ("asterisk asterisk"): emphasis and code marks, heading marks, list bullets, and link targets
  * (`[the docs](https://…)` is read "the docs").
  */
