@@ -12,7 +12,7 @@ export interface ConnectionDropper {
 }
 
 /**
- * Listens on a free port of 127.0.0.1 and destroys each connection as soon as it opens, counting
+ * Listens on a free port of 127.0.0.1 and resets each connection as soon as it opens, counting
  * them: every request sent there fails with a connection error before any response, and the count
  * says how many times a client tried (what a port nothing listens on cannot say).
  *
@@ -26,7 +26,9 @@ export async function listenDroppingConnections(): Promise<ConnectionDropper> {
   let connections = 0
   const server: Server = createServer((socket: Socket) => {
     connections++
-    socket.destroy()
+    // Reset (RST) rather than close: a client then fails at once. A plain close before the
+    // request was written can leave Node's fetch waiting forever.
+    socket.resetAndDestroy()
   })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
