@@ -81,8 +81,8 @@ export class MistralAgent extends Agent<MistralAgentOptions> {
    */
   private callModel({ signal }: ModelCallRequest): AsyncIterable<ModelStreamPart> {
     const request = this.buildRequest()
-    const body = this.tap.open(() =>
-      this.mistral.chat.stream(request, { signal, retries: { strategy: 'none' } })
+    const body = this.tap.open((headers) =>
+      this.mistral.chat.stream(request, { signal, headers, retries: { strategy: 'none' } })
     )
     return new ModelEventStream(
       body.then(readChatChunks),

@@ -32,6 +32,7 @@ describe('MistralAgent: fixture replay', () => {
     const { body, headers, path } = fake.server.requests[0]!
     expect(path).toBe('/v1/chat/completions')
     expect(headers.authorization).toBe('Bearer test-key')
+    expect(Object.keys(headers).filter((name) => name.startsWith('x-openmic'))).toEqual([])
     expect(body).toMatchObject({
       model: 'mistral-small-latest',
       stream: true,
