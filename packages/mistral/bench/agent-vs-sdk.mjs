@@ -15,7 +15,7 @@ const USER = 'Say 200 words.'
 
 const fake = await createFakeMistral()
 const client = new Mistral({ apiKey: 'bench', serverURL: fake.serverURL })
-const agent = new MistralAgent({ mistral: client, systemPrompt: SYSTEM })
+const agent = new MistralAgent({ apiKey: 'bench', serverURL: fake.serverURL, systemPrompt: SYSTEM })
 agent.on('Failed', (error) => {
   throw error
 })

@@ -1,12 +1,19 @@
 import { Mistral } from '@mistralai/mistralai'
 import { Agent } from '@openmic/core'
-import { type ModelCallRequest, type ModelStreamPart } from '@openmic/core/provider'
+import {
+  ModelEventStream,
+  shouldSendTools,
+  type ModelCallRequest,
+  type ModelStreamPart,
+} from '@openmic/core/provider'
 import type { PassThrough } from 'node:stream'
 import { convertToMistralMessages } from './convert/convert-to-mistral-messages.js'
 import { prepareMistralTools } from './convert/prepare-mistral-tools.js'
 import type { MistralChatRequest } from './convert/types.js'
-import { toAgentError } from './errors/http-error.js'
-import { mapMistralStream } from './stream/map-mistral-stream.js'
+import { toMistralError } from './errors/to-mistral-error.js'
+import { ChatStreamTap } from './stream/chat-stream-tap.js'
+import { MistralStreamMapper } from './stream/mistral-stream-mapper.js'
+import { readChatChunks } from './stream/read-chat-chunks.js'
 import { DEFAULT_MISTRAL_MODEL, type MistralAgentOptions } from './types.js'
 
 /**
@@ -15,9 +22,9 @@ import { DEFAULT_MISTRAL_MODEL, type MistralAgentOptions } from './types.js'
  *
  * Streaming, tool calls, extraction, retries, the first-token timeout and cancellation are core's
  * shared step loop; this class only builds the request and maps Mistral's chunks. `cancel()` aborts
- * the HTTP request. HTTP errors keep their status (`status`, and the SDK's `statusCode`); 408, 409,
- * 429 and 5xx are retried `maxRetry` times before the first token (honouring `retry-after` up to
- * 5 s), other 4xx fail at once.
+ * the HTTP request. HTTP errors are the SDK's `MistralError` (with `statusCode`, `headers`, and
+ * `status`). openmic alone retries (the SDK's retries are off), so a failing request is sent at
+ * most `maxRetry + 1` times.
  *
  * @example
  * const agent = new MistralAgent({
@@ -28,15 +35,18 @@ import { DEFAULT_MISTRAL_MODEL, type MistralAgentOptions } from './types.js'
 export class MistralAgent extends Agent<MistralAgentOptions> {
   /** The Mistral client requests go through. */
   readonly mistral: Mistral
+  private readonly tap: ChatStreamTap
 
   constructor(options: MistralAgentOptions) {
     super(options)
-    this.mistral =
-      options.mistral ??
-      new Mistral({
-        apiKey: options.apiKey ?? process.env.MISTRAL_API_KEY,
-        serverURL: options.serverURL,
-      })
+    this.tap = new ChatStreamTap(options.httpClient)
+    this.mistral = new Mistral({
+      apiKey: options.apiKey ?? process.env.MISTRAL_API_KEY,
+      serverURL: options.serverURL,
+      httpClient: this.tap.httpClient,
+      // Core's step loop is the only one retrying (see `maxRetry`).
+      retryConfig: { strategy: 'none' },
+    })
   }
 
   protected generateAnswer(stream: PassThrough, signal: AbortSignal): Promise<void> {
@@ -53,30 +63,31 @@ export class MistralAgent extends Agent<MistralAgentOptions> {
     if (this.answering) this.log('Cancel')
   }
 
-  /** The request for the conversation as it is now. No tools while it holds only the system prompt. */
+  /** The request for the conversation as it is now (no tools while it holds only the system prompt). */
   protected buildRequest(): MistralChatRequest {
-    const systemOnly = this.conversation.every((item) => item.role === 'system')
-    const tools = systemOnly ? undefined : prepareMistralTools(this.tools)
+    const withTools = shouldSendTools(this.conversation, this.tools)
     return {
       ...this.options.settings,
       model: this.options.model ?? DEFAULT_MISTRAL_MODEL,
       messages: convertToMistralMessages(this.conversation),
-      ...(tools ? { tools } : {}),
+      ...(withTools ? { tools: prepareMistralTools(this.tools) } : {}),
       stream: true,
     }
   }
 
   /**
-   * One model call: the request is sent at once, its chunks mapped as they arrive. The SDK's
-   * promise is handed over as it is (no async wrapper): each promise layer delays the first chunk.
-   * Retries are core's (counted, abortable, voice-short, waiting what `retry-after` asks): the
-   * SDK's are time-based.
+   * One model call: the SDK sends the request at once, and the agent reads the chunks of its
+   * stream as they arrive (see `ChatStreamTap` for why not through the SDK's stream).
    */
   private callModel({ signal }: ModelCallRequest): AsyncIterable<ModelStreamPart> {
-    const request = this.mistral.chat.stream(this.buildRequest(), {
-      signal,
-      retries: { strategy: 'none' },
-    })
-    return mapMistralStream(request, toAgentError)
+    const request = this.buildRequest()
+    const body = this.tap.open((headers) =>
+      this.mistral.chat.stream(request, { signal, headers, retries: { strategy: 'none' } })
+    )
+    return new ModelEventStream(
+      body.then(readChatChunks),
+      new MistralStreamMapper(),
+      toMistralError
+    )
   }
 }

@@ -1,4 +1,4 @@
-import type { Mistral } from '@mistralai/mistralai'
+import type { HTTPClient } from '@mistralai/mistralai'
 import type { AgentOptions, ModelAnswerLimits } from '@openmic/core'
 import type { MistralChatRequest } from './convert/types.js'
 
@@ -7,14 +7,17 @@ export type MistralChatSettings = Partial<
   Omit<MistralChatRequest, 'model' | 'messages' | 'tools' | 'stream'>
 >
 
-/** Options of {@link MistralAgent}: the agent options, the client, the model and the limits. */
+/** Options of {@link MistralAgent}: the agent options, the connection, the model and the limits. */
 export interface MistralAgentOptions extends AgentOptions, ModelAnswerLimits {
-  /** Mistral API key. Default: `process.env.MISTRAL_API_KEY`. Ignored when `mistral` is given. */
+  /** Mistral API key. Default: `process.env.MISTRAL_API_KEY`. */
   apiKey?: string
-  /** A ready client (e.g. wrapped for tracing). MistralAgent sets the retries of each request. */
-  mistral?: Mistral
-  /** Base URL of the API (default `https://api.mistral.ai`). Ignored when `mistral` is given. */
+  /** Base URL of the API (default `https://api.mistral.ai`), e.g. a compatible server. */
   serverURL?: string
+  /**
+   * The SDK's `HTTPClient` requests are sent with, e.g. with hooks for tracing or logging, or
+   * your own `fetcher`. MistralAgent reads the chat stream's body from its responses.
+   */
+  httpClient?: HTTPClient
   /** The model (default {@link DEFAULT_MISTRAL_MODEL}). */
   model?: string
   /** Passed through to each request: `temperature`, `maxTokens`, `toolChoice`, ... */

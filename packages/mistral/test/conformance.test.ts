@@ -4,10 +4,10 @@ import { mistralAgent, useFakeMistral } from './helpers.js'
 const fake = useFakeMistral()
 
 describeAgentConformance(
-  ({ options, answers }) => {
+  ({ options, answers, serverUrl }) => {
     fake.server.reset()
     fake.server.enqueue(...fakeResponsesOf(answers))
-    return mistralAgent(fake.server, options)
+    return mistralAgent(fake.server, { ...options, ...(serverUrl ? { serverURL: serverUrl } : {}) })
   },
-  { name: 'MistralAgent conformance' }
+  { name: 'MistralAgent conformance', network: true }
 )

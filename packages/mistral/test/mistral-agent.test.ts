@@ -1,8 +1,13 @@
+import { HTTPClient } from '@mistralai/mistralai'
 import { fixturePath } from '@openmic/testing'
+import { createServer, type AddressInfo } from 'node:net'
 import { finished } from 'node:stream/promises'
 import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { BRIDGE_ASSISTANT_CONTENT, SILENT_USER_CONTENT } from '../src/index.js'
+import {
+  BRIDGE_ASSISTANT_CONTENT,
+  SILENT_USER_CONTENT,
+} from '../src/convert/convert-to-mistral-messages.js'
 import { mistralAgent, readAll, useFakeMistral } from './helpers.js'
 
 const fake = useFakeMistral()
@@ -27,6 +32,7 @@ describe('MistralAgent: fixture replay', () => {
     const { body, headers, path } = fake.server.requests[0]!
     expect(path).toBe('/v1/chat/completions')
     expect(headers.authorization).toBe('Bearer test-key')
+    expect(Object.keys(headers).filter((name) => name.startsWith('x-openmic'))).toEqual([])
     expect(body).toMatchObject({
       model: 'mistral-small-latest',
       stream: true,
@@ -212,17 +218,22 @@ describe('MistralAgent: tools', () => {
     })
   })
 
-  it('passes settings through and uses a given client', async () => {
-    const { Mistral } = await import('@mistralai/mistralai')
+  it('passes settings through and sends requests through a given HTTPClient', async () => {
     fake.server.replyText('Ok')
+    const seen: string[] = []
+    const httpClient = new HTTPClient().addHook('beforeRequest', (request) => {
+      seen.push(request.url)
+      request.headers.set('x-traced', 'yes')
+    })
     const agent = mistralAgent(fake.server, {
-      mistral: new Mistral({ apiKey: 'other-key', serverURL: fake.server.serverURL }),
+      httpClient,
       settings: { temperature: 0.2, maxTokens: 50 },
     })
     agent.addUserMessage('Hi')
     expect(await readAll(agent.answer())).toBe('Ok')
     const { body, headers } = fake.server.requests[0]!
-    expect(headers.authorization).toBe('Bearer other-key')
+    expect(seen).toEqual([`${fake.server.serverURL}/v1/chat/completions`])
+    expect(headers['x-traced']).toBe('yes')
     expect(body).toMatchObject({ temperature: 0.2, max_tokens: 50, stream: true })
   })
 })
@@ -261,41 +272,6 @@ describe('MistralAgent: cancel', () => {
 })
 
 describe('MistralAgent: errors', () => {
-  it('retries a 429 after the retry-after it asks, then answers', async () => {
-    fake.server
-      .replyError(429, undefined, { headers: { 'retry-after-ms': '300' } })
-      .replyText('Back.')
-    const agent = mistralAgent(fake.server)
-    agent.addUserMessage('Hi')
-    const start = performance.now()
-    expect(await readAll(agent.answer())).toBe('Back.')
-    expect(performance.now() - start).toBeGreaterThanOrEqual(300)
-    expect(fake.server.requests).toHaveLength(2)
-  })
-
-  it('fails at once on 401, keeping the HTTP status', async () => {
-    fake.server.replyError(401, { message: 'Unauthorized', request_id: 'x' })
-    const agent = mistralAgent(fake.server)
-    const failed = vi.fn()
-    agent.on('Failed', failed)
-    agent.addUserMessage('Hi')
-    expect(await readAll(agent.answer())).toBe('')
-    expect(fake.server.requests).toHaveLength(1)
-    expect(failed).toHaveBeenCalledOnce()
-    expect(failed.mock.calls[0]![0]).toMatchObject({ status: 401, statusCode: 401 })
-  })
-
-  it('gives up on 5xx after maxRetry retries, with the status', async () => {
-    fake.server.replyError(503).replyError(503).replyError(503)
-    const agent = mistralAgent(fake.server, { maxRetry: 2 })
-    const failed = vi.fn()
-    agent.on('Failed', failed)
-    agent.addUserMessage('Hi')
-    expect(await readAll(agent.answer())).toBe('')
-    expect(fake.server.requests).toHaveLength(3)
-    expect(failed.mock.calls[0]![0]).toMatchObject({ status: 503 })
-  })
-
   it('times out a stall before the first token, aborting the request', async () => {
     fake.server.enqueue({ type: 'stall' })
     const agent = mistralAgent(fake.server, { firstTokenTimeoutMs: 100, maxRetry: 0 })
@@ -306,26 +282,6 @@ describe('MistralAgent: errors', () => {
     expect(failed.mock.calls[0]![0]).toMatchObject({ name: 'FirstTokenTimeoutError' })
     await fake.server.requests[0]!.finished
     expect(fake.server.requests[0]!.aborted).toBe(true)
-  })
-
-  it('keeps the text written before a reset mid-stream, flagged incomplete', async () => {
-    fake.server.replyParts([
-      { type: 'text', delta: 'Half an ' },
-      { type: 'text', delta: 'answer' },
-      { type: 'reset' },
-    ])
-    const agent = mistralAgent(fake.server)
-    const failed = vi.fn()
-    agent.on('Failed', failed)
-    agent.addUserMessage('Hi')
-    expect(await readAll(agent.answer())).toBe('Half an answer')
-    expect(agent.conversation.at(-1)).toEqual({
-      role: 'assistant',
-      content: 'Half an answer',
-      metadata: { incomplete: true },
-    })
-    expect(failed).toHaveBeenCalledOnce()
-    expect(fake.server.requests).toHaveLength(1)
   })
 
   it('retries a stream that breaks before any text', async () => {
@@ -343,4 +299,62 @@ describe('MistralAgent: errors', () => {
     expect(await readAll(agent.answer())).toBe('Fine.')
     expect(fake.server.requests).toHaveLength(2)
   })
+  it('never retries on its own: a refused request is sent exactly maxRetry + 1 times', async () => {
+    const port = await freePort()
+    let fetches = 0
+    const httpClient = new HTTPClient({
+      fetcher: (input, init) => {
+        fetches++
+        return fetch(input, init)
+      },
+    })
+    const agent = mistralAgent(fake.server, {
+      serverURL: `http://127.0.0.1:${port}`,
+      httpClient,
+      maxRetry: 2,
+    })
+    const failed = vi.fn()
+    agent.on('Failed', failed)
+    agent.addUserMessage('Hi')
+    expect(await readAll(agent.answer())).toBe('')
+    expect(fetches).toBe(3)
+    expect(failed).toHaveBeenCalledOnce()
+  })
 })
+
+describe('MistralAgent: chunks it does not need', () => {
+  it('speaks and saves the text around a chunk the SDK would reject ("choices": [], "usage": null)', async () => {
+    const emptyChunk = {
+      id: 'cmpl-1',
+      object: 'chat.completion.chunk',
+      created: 1769088854,
+      model: 'mistral-small-latest',
+      choices: [],
+      usage: null,
+    }
+    fake.server.replyParts([
+      { type: 'text', delta: 'Before the empty chunk, ' },
+      { type: 'event', data: emptyChunk },
+      { type: 'text', delta: 'and after it.' },
+    ])
+    const agent = mistralAgent(fake.server)
+    const failed = vi.fn()
+    agent.on('Failed', failed)
+    agent.addUserMessage('Hi')
+    expect(await readAll(agent.answer())).toBe('Before the empty chunk, and after it.')
+    expect(agent.conversation.at(-1)).toEqual({
+      role: 'assistant',
+      content: 'Before the empty chunk, and after it.',
+    })
+    expect(failed).not.toHaveBeenCalled()
+  })
+})
+
+/** A port of 127.0.0.1 nothing listens on (bound, then closed). */
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}

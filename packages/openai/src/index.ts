@@ -1,5 +1,9 @@
-export * from './agent/index.js'
-export * from './chat/index.js'
-export * from './errors/index.js'
-export * from './responses/index.js'
-export * from './tools/index.js'
+export { OpenaiAgent } from './OpenaiAgent.js'
+export { DEFAULT_OPENAI_MODEL } from './types.js'
+export type {
+  OpenaiAgentOptions,
+  OpenaiChatSettings,
+  OpenaiConnectionOptions,
+  OpenaiResponsesSettings,
+} from './types.js'
+export { OpenaiStreamError } from './errors/OpenaiStreamError.js'

@@ -6,11 +6,12 @@ const server = useFakeOpenAI()
 
 for (const api of ['responses', 'chat'] as const) {
   describeAgentConformance(
-    ({ options, answers }) => {
+    ({ options, answers, serverUrl }) => {
       server.fake.reset()
       server.fake.enqueue(...fakeResponsesOf(answers))
-      return new OpenaiAgent({ ...options, api, apiKey: 'sk-test', baseURL: server.fake.baseURL })
+      const baseURL = serverUrl ? `${serverUrl}/v1` : server.fake.baseURL
+      return new OpenaiAgent({ ...options, api, apiKey: 'sk-test', baseURL })
     },
-    { name: `OpenaiAgent conformance (api: ${api})` }
+    { name: `OpenaiAgent conformance (api: ${api})`, network: true }
   )
 }

@@ -1,4 +1,5 @@
 import { FirstTokenTimeoutError } from '@openmic/core'
+import { createServer, type AddressInfo } from 'node:net'
 import OpenAI from 'openai'
 import { z } from 'zod'
 import { describe, expect, it } from 'vitest'
@@ -186,41 +187,6 @@ describe.each(['responses', 'chat'] as const)('OpenaiAgent (api: %s)', (api) => 
     expect(agent.conversation.map((item) => item.role)).toEqual(['system', 'user'])
   })
 
-  it('retries a 429 after retry-after, then answers', async () => {
-    const { fake } = server
-    fake.replyError(
-      429,
-      { error: { message: 'Rate limit', code: 'rate_limit_exceeded' } },
-      { retryAfter: 0.01 }
-    )
-    fake.replyText('Made it.')
-    const agent = makeAgent(fake, { api, maxRetry: 2 })
-    const { text, failed } = await answerOnce(agent)
-    expect(failed).toBeUndefined()
-    expect(text).toBe('Made it.')
-    expect(fake.requests).toHaveLength(2)
-  })
-
-  it('fails at once on 401, keeping the SDK error and its status', async () => {
-    const { fake } = server
-    fake.replyError(401, { error: { message: 'Incorrect API key', code: 'invalid_api_key' } })
-    const agent = makeAgent(fake, { api, maxRetry: 3 })
-    const { text, failed } = await answerOnce(agent)
-    expect(text).toBe('')
-    expect(failed).toBeInstanceOf(OpenAI.AuthenticationError)
-    expect(failed).toMatchObject({ status: 401, code: 'invalid_api_key' })
-    expect(fake.requests).toHaveLength(1)
-  })
-
-  it('gives up with the last error when 5xx keeps coming', async () => {
-    const { fake } = server
-    for (let i = 0; i < 2; i++) fake.replyError(503, undefined, { retryAfter: 0 })
-    const agent = makeAgent(fake, { api, maxRetry: 1 })
-    const { failed } = await answerOnce(agent)
-    expect(failed).toMatchObject({ status: 503 })
-    expect(fake.requests).toHaveLength(2)
-  })
-
   it('fails a stall before the first token after firstTokenTimeoutMs, aborting the request', async () => {
     const { fake } = server
     fake.replyParts([{ type: 'stall' }])
@@ -229,37 +195,6 @@ describe.each(['responses', 'chat'] as const)('OpenaiAgent (api: %s)', (api) => 
     expect(failed).toBeInstanceOf(FirstTokenTimeoutError)
     await fake.requests[0]!.finished
     expect(fake.requests[0]!.aborted).toBe(true)
-  })
-
-  it('retries a stall, and malformed SSE, before the first token', async () => {
-    const { fake } = server
-    fake.replyParts([{ type: 'stall' }])
-    fake.replyParts([{ type: 'raw', text: 'data: {not json\n\n' }])
-    fake.replyText('Recovered.')
-    const agent = makeAgent(fake, { api, maxRetry: 2, firstTokenTimeoutMs: 100 })
-    const { text, failed } = await answerOnce(agent)
-    expect(failed).toBeUndefined()
-    expect(text).toBe('Recovered.')
-    expect(fake.requests).toHaveLength(3)
-  })
-
-  it('keeps the text written before a reset mid-stream, flagged incomplete, without retrying', async () => {
-    const { fake } = server
-    fake.replyParts([
-      { type: 'text', delta: 'Half an ' },
-      { type: 'text', delta: 'answer' },
-      { type: 'reset' },
-    ])
-    const agent = makeAgent(fake, { api, maxRetry: 2 })
-    const { text, failed } = await answerOnce(agent)
-    expect(text).toBe('Half an answer')
-    expect(failed).toBeInstanceOf(Error)
-    expect(agent.conversation.at(-1)).toEqual({
-      role: 'assistant',
-      content: 'Half an answer',
-      metadata: { incomplete: true },
-    })
-    expect(fake.requests).toHaveLength(1)
   })
 
   it('extracts a value whose start tag is split across deltas', async () => {
@@ -301,6 +236,17 @@ describe.each(['responses', 'chat'] as const)('OpenaiAgent (api: %s)', (api) => 
     expect(sent).toContain(JSON.stringify('{"a":"b"}'))
     expect(sent).not.toContain('\\\\"')
   })
+
+  it('retries malformed SSE before the first token', async () => {
+    const { fake } = server
+    fake.replyParts([{ type: 'raw', text: 'data: {not json\n\n' }])
+    fake.replyText('Recovered.')
+    const agent = makeAgent(fake, { api, maxRetry: 1 })
+    const { text, failed } = await answerOnce(agent)
+    expect(failed).toBeUndefined()
+    expect(text).toBe('Recovered.')
+    expect(fake.requests).toHaveLength(2)
+  })
 })
 
 describe('OpenaiAgent options', () => {
@@ -315,24 +261,67 @@ describe('OpenaiAgent options', () => {
     expect(fake.requests[0]!.headers.authorization).toBe('Bearer sk-own')
   })
 
-  it('turns an in-stream error event into a non-retried OpenaiStreamError', async () => {
+  it('never lets a client it is given retry: a refused request is sent exactly maxRetry + 1 times', async () => {
+    const port = await freePort()
+    let fetches = 0
+    const openai = new OpenAI({
+      apiKey: 'sk-own',
+      baseURL: `http://127.0.0.1:${port}/v1`,
+      // The SDK's default would retry each request twice more on its own.
+      fetch: (url, init) => {
+        fetches++
+        return fetch(url, init)
+      },
+    })
+    const agent = new OpenaiAgent({ openai, systemPrompt: 's', maxRetry: 2 })
+    agent.addUserMessage('hi')
+    const { text, failed } = await answerOnce(agent)
+    expect(text).toBe('')
+    expect(failed).toBeInstanceOf(OpenAI.APIConnectionError)
+    expect(fetches).toBe(3)
+  })
+
+  function failedResponse(code: string) {
+    return {
+      type: 'event' as const,
+      data: {
+        type: 'response.failed',
+        response: { status: 'failed', error: { code, message: `${code} happened` } },
+      },
+    }
+  }
+
+  it('retries an in-stream server_error before any text, then answers', async () => {
     const { fake } = server
-    fake.replyParts(
-      [
-        {
-          type: 'event',
-          data: {
-            type: 'response.failed',
-            response: { status: 'failed', error: { code: 'server_error', message: 'boom' } },
-          },
-        },
-      ],
-      {}
-    )
+    fake.replyParts([failedResponse('server_error')]).replyText('Second try.')
     const agent = makeAgent(fake, { maxRetry: 2 })
-    const { failed } = await answerOnce(agent)
+    const { text, failed } = await answerOnce(agent)
+    expect(failed).toBeUndefined()
+    expect(text).toBe('Second try.')
+    expect(fake.requests).toHaveLength(2)
+  })
+
+  it('fails at once on an in-stream error the request caused, as an OpenaiStreamError', async () => {
+    const { fake } = server
+    fake.replyParts([failedResponse('insufficient_quota')]).replyText('Never said.')
+    const agent = makeAgent(fake, { maxRetry: 2 })
+    const { text, failed } = await answerOnce(agent)
+    expect(text).toBe('')
     expect(failed).toBeInstanceOf(OpenaiStreamError)
-    expect(failed).toMatchObject({ code: 'server_error', message: 'boom', retryable: false })
+    expect(failed).toMatchObject({
+      code: 'insufficient_quota',
+      message: 'insufficient_quota happened',
+      retryable: false,
+    })
     expect(fake.requests).toHaveLength(1)
   })
 })
+
+/** A port of 127.0.0.1 nothing listens on (bound, then closed). */
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}

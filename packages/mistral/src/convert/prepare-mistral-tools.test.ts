@@ -3,10 +3,6 @@ import { z } from 'zod'
 import { prepareMistralTools } from './prepare-mistral-tools.js'
 
 describe('prepareMistralTools', () => {
-  it('returns undefined without tools, so the request carries no tools key', () => {
-    expect(prepareMistralTools([])).toBeUndefined()
-  })
-
   it('describes each tool as a Mistral function with its JSON Schema', () => {
     const tools = prepareMistralTools([
       {

@@ -4,10 +4,9 @@ import type { MistralTool } from './types.js'
 
 /**
  * The agent's tools as Mistral function tools, their JSON Schema made by core's `toolJsonSchema`
- * (zod's own `z.toJSONSchema`). `strict` is set when the schema allows it. No tools: `undefined`.
+ * (zod's own `z.toJSONSchema`). `strict` is set when the schema allows it.
  */
-export function prepareMistralTools(tools: readonly Tool[]): MistralTool[] | undefined {
-  if (tools.length === 0) return undefined
+export function prepareMistralTools(tools: readonly Tool[]): MistralTool[] {
   return tools.map((tool) => {
     const { schema, strict } = toolJsonSchema(tool)
     return {

@@ -1,3 +1,4 @@
+import { isRetryableError } from '@openmic/core/provider'
 import OpenAI from 'openai'
 import { describe, expect, it } from 'vitest'
 import { OpenaiStreamError } from './OpenaiStreamError.js'
@@ -16,7 +17,7 @@ describe('toOpenaiError', () => {
     for (const error of [http, connection, other]) expect(toOpenaiError(error)).toBe(error)
   })
 
-  it('turns an error sent inside the stream into a non-retried OpenaiStreamError', () => {
+  it('turns an error sent inside the stream into an OpenaiStreamError with its code', () => {
     const inStream = new OpenAI.APIError(
       undefined,
       { code: 'insufficient_quota', message: 'quota' },
@@ -31,5 +32,16 @@ describe('toOpenaiError', () => {
       retryable: false,
       cause: inStream,
     })
+  })
+
+  it("lets openmic retry in-stream errors that are the server's fault only", () => {
+    const inStream = (code: string) =>
+      toOpenaiError(new OpenAI.APIError(undefined, { code, message: code }, undefined, undefined))
+    for (const code of ['server_error', 'rate_limit_exceeded', 'overloaded']) {
+      expect(isRetryableError(inStream(code))).toBe(true)
+    }
+    for (const code of ['insufficient_quota', 'invalid_prompt', 'content_filter']) {
+      expect(isRetryableError(inStream(code))).toBe(false)
+    }
   })
 })

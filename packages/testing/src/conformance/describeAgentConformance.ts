@@ -1,29 +1,45 @@
 import type { Agent, MicdropConversationItem } from '@openmic/core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { listenDroppingConnections } from '../net/connection-dropper.js'
 import type { ConformanceAnswer, ConformanceSetup, MakeConformanceAgent } from './types.js'
 
 /** Options of {@link describeAgentConformance}. */
 export interface AgentConformanceOptions {
   /** Name of the `describe` block (default `Agent conformance`). */
   name?: string
+  /**
+   * The agent calls a model server over HTTP through its SDK (every provider agent): also check
+   * what only a network shows, each case through the real SDK. A request that cannot connect is
+   * tried exactly `maxRetry + 1` times (so the SDK's own retries are off); `retry-after` is waited
+   * and capped at 5 s; a stall before the first token is retried; a stream that breaks after text
+   * keeps it, flagged `incomplete`, without retrying. `makeAgent` must then honour
+   * `setup.serverUrl`.
+   */
+  network?: boolean
 }
 
 /**
  * Declares vitest tests that any Agent implementation must pass: streaming, tool calls (encoded
  * once), skipAnswer and emitOutput tools, cancellation, extraction across split deltas, and
- * failures. `makeAgent` builds the agent for each test from the options and scripted answers.
+ * failures (4xx never retried); with `network`, the retry rules every provider shares (see
+ * {@link AgentConformanceOptions.network}). `makeAgent` builds the agent for each test from the
+ * options and scripted answers.
  *
  * @example
- * describeAgentConformance(({ options, answers }) => {
- *   fake.reset()
- *   fake.enqueue(...fakeResponsesOf(answers))
- *   return new OpenaiAgent({ ...options, apiKey: 'test', baseURL: fake.baseURL })
- * })
+ * describeAgentConformance(
+ *   ({ options, answers, serverUrl }) => {
+ *     fake.reset()
+ *     fake.enqueue(...fakeResponsesOf(answers))
+ *     const baseURL = serverUrl ? `${serverUrl}/v1` : fake.baseURL
+ *     return new OpenaiAgent({ ...options, apiKey: 'test', baseURL })
+ *   },
+ *   { name: 'OpenaiAgent conformance', network: true }
+ * )
  */
 export function describeAgentConformance(
   makeAgent: MakeConformanceAgent,
-  { name = 'Agent conformance' }: AgentConformanceOptions = {}
+  { name = 'Agent conformance', network = false }: AgentConformanceOptions = {}
 ): void {
   describe(name, () => {
     let current: Agent | undefined
@@ -34,7 +50,8 @@ export function describeAgentConformance(
 
     async function start(
       answers: ConformanceAnswer[],
-      options: Partial<ConformanceSetup['options']> = {}
+      options: Partial<ConformanceSetup['options']> = {},
+      serverUrl?: string
     ) {
       const setup: ConformanceSetup = {
         options: {
@@ -44,6 +61,7 @@ export function describeAgentConformance(
           ...options,
         },
         answers,
+        serverUrl,
       }
       const agent = await makeAgent(setup)
       current = agent
@@ -163,13 +181,97 @@ export function describeAgentConformance(
       })
     })
 
-    it('fails with the HTTP status, ends the stream and records nothing', async () => {
-      const { agent, failures } = await start([{ errorStatus: 401 }])
+    it.each([401, 400])(
+      'fails at once on HTTP %i (never retried), ends the stream and records nothing',
+      async (status) => {
+        const { agent, failures } = await start(
+          [{ errorStatus: status }, { deltas: ['Never said.'] }],
+          { maxRetry: 2 }
+        )
+        expect(await readText(agent.answer())).toBe('')
+        await new Promise((resolve) => setImmediate(resolve))
+        expect(failures).toHaveLength(1)
+        expect(failures[0]).toMatchObject({ status })
+        expect(spoken(agent)).toEqual([])
+      }
+    )
+
+    if (!network) return
+
+    it('tries a request that cannot connect exactly maxRetry + 1 times, then fails', async () => {
+      const dropper = await listenDroppingConnections()
+      try {
+        const { agent, failures } = await start([], { maxRetry: 2 }, dropper.url)
+        expect(await readText(agent.answer())).toBe('')
+        await new Promise((resolve) => setImmediate(resolve))
+        expect(dropper.connections).toBe(3)
+        expect(failures).toHaveLength(1)
+        expect(spoken(agent)).toEqual([])
+      } finally {
+        await dropper.close()
+      }
+    })
+
+    it('sends a failing 5xx request maxRetry + 1 times, then fails with its status', async () => {
+      const { agent, failures } = await start(
+        [{ errorStatus: 503 }, { errorStatus: 503 }, { deltas: ['Too late.'] }],
+        { maxRetry: 1 }
+      )
       expect(await readText(agent.answer())).toBe('')
       await new Promise((resolve) => setImmediate(resolve))
       expect(failures).toHaveLength(1)
-      expect(failures[0]).toMatchObject({ status: 401 })
+      expect(failures[0]).toMatchObject({ status: 503 })
       expect(spoken(agent)).toEqual([])
+    })
+
+    it('waits what retry-after asks before retrying a 429', async () => {
+      const { agent, failures } = await start(
+        [{ errorStatus: 429, retryAfter: 1 }, { deltas: ['Made it.'] }],
+        { maxRetry: 1 }
+      )
+      const startedAt = performance.now()
+      expect(await readText(agent.answer())).toBe('Made it.')
+      // Timers may fire a millisecond early by the clock's rounding.
+      expect(performance.now() - startedAt).toBeGreaterThanOrEqual(995)
+      expect(failures).toEqual([])
+    })
+
+    it('waits at most 5 s whatever retry-after asks', { timeout: 15_000 }, async () => {
+      const { agent, failures } = await start(
+        [{ errorStatus: 429, retryAfter: 60 }, { deltas: ['Not a minute later.'] }],
+        { maxRetry: 1 }
+      )
+      const startedAt = performance.now()
+      expect(await readText(agent.answer())).toBe('Not a minute later.')
+      const waited = performance.now() - startedAt
+      expect(waited).toBeGreaterThanOrEqual(4995)
+      expect(waited).toBeLessThan(7_000)
+      expect(failures).toEqual([])
+    })
+
+    it('retries a request that stalls before its first token, then answers', async () => {
+      const { agent, failures } = await start([{ stall: true }, { deltas: ['Awake.'] }], {
+        maxRetry: 1,
+        firstTokenTimeoutMs: 200,
+      })
+      expect(await readText(agent.answer())).toBe('Awake.')
+      expect(failures).toEqual([])
+      expect(spoken(agent)).toEqual(['Awake.'])
+    })
+
+    it('keeps the text of a stream that breaks mid-answer, flagged incomplete, and does not retry', async () => {
+      const { agent, failures } = await start(
+        [{ deltas: ['Half an ', 'answer'], breakAfterDeltas: true }, { deltas: ['Said twice.'] }],
+        { maxRetry: 2 }
+      )
+      expect(await readText(agent.answer())).toBe('Half an answer')
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(failures).toHaveLength(1)
+      expect(agent.conversation.at(-1)).toEqual({
+        role: 'assistant',
+        content: 'Half an answer',
+        metadata: { incomplete: true },
+      })
     })
   })
 }

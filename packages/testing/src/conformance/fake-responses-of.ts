@@ -9,8 +9,10 @@ export function fakeResponsesOf(answers: ConformanceAnswer[]): FakeResponse[] {
   return answers.map((answer): FakeResponse => {
     if (answer.errorStatus !== undefined) {
       const message = `Fake error ${answer.errorStatus}`
-      return { type: 'error', status: answer.errorStatus, body: { error: { message } } }
+      const { retryAfter } = answer
+      return { type: 'error', status: answer.errorStatus, body: { error: { message } }, retryAfter }
     }
+    if (answer.stall) return { type: 'stall' }
     const parts: FakePart[] = []
     for (const delta of answer.deltas ?? []) {
       if (answer.delayMs) parts.push({ type: 'delay', ms: answer.delayMs })
@@ -19,6 +21,7 @@ export function fakeResponsesOf(answers: ConformanceAnswer[]): FakeResponse[] {
     for (const call of answer.toolCalls ?? []) {
       parts.push({ type: 'tool-call', name: call.name, arguments: call.arguments })
     }
+    if (answer.breakAfterDeltas) parts.push({ type: 'reset' })
     return { type: 'stream', parts }
   })
 }

@@ -8,8 +8,14 @@ export interface ConformanceAnswer {
   toolCalls?: Array<{ name: string; arguments: Record<string, unknown> }>
   /** Fail this model call with this HTTP status, before any text. */
   errorStatus?: number
+  /** With `errorStatus`: the `retry-after` header of the error, in seconds. */
+  retryAfter?: number
   /** Wait this long before each delta, in ms (default 0). */
   delayMs?: number
+  /** Send nothing at all (no status line) until the client gives up. */
+  stall?: boolean
+  /** Cut the connection after the deltas: a stream that breaks mid-answer. */
+  breakAfterDeltas?: boolean
 }
 
 /** What a conformance test asks of the agent under test. */
@@ -18,6 +24,12 @@ export interface ConformanceSetup {
   options: AgentOptions & { maxRetry: number; firstTokenTimeoutMs: number }
   /** The model's answers, one per model call, in order. */
   answers: ConformanceAnswer[]
+  /**
+   * When set, the agent must send its requests to this origin (`http://127.0.0.1:<port>`, no
+   * path) instead of its fake server, e.g. OpenAI's `baseURL: \`${serverUrl}/v1\``. Only used by
+   * the `network` cases.
+   */
+  serverUrl?: string
 }
 
 /**

@@ -1,15 +1,7 @@
-import { type MicdropConversation, type Tool } from '@openmic/core'
+import type { Tool } from '@openmic/core'
 import { toolJsonSchema } from '@openmic/core/provider'
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions'
 import type { FunctionTool } from 'openai/resources/responses/responses'
-
-/**
- * Whether tools are offered for this call: never for the very first answer (the conversation holds
- * only the system prompt), as Micdrop users expect, and not when there are none.
- */
-export function shouldSendTools(conversation: MicdropConversation, tools: Tool[]): boolean {
-  return tools.length > 0 && conversation.some((item) => item.role !== 'system')
-}
 
 /** Tools in the Responses API shape. `strict` is explicit: the Responses API defaults it to true. */
 export function prepareResponsesTools(tools: Tool[]): FunctionTool[] {

@@ -1,7 +1,12 @@
 import { MistralError } from '@mistralai/mistralai/models/errors'
-import { errorStatus, isRetryableError } from '@openmic/core/provider'
 import { describe, expect, it } from 'vitest'
-import { MAX_RETRY_AFTER_MS, retryAfterMs, toAgentError } from './http-error.js'
+import {
+  errorRetryAfterMs,
+  errorStatus,
+  isRetryableError,
+  MAX_RETRY_AFTER_MS,
+} from '@openmic/core/provider'
+import { toMistralError } from './to-mistral-error.js'
 
 function httpError(status: number, headers: Record<string, string> = {}) {
   const response = new Response('{"message":"nope"}', { status, headers })
@@ -9,7 +14,7 @@ function httpError(status: number, headers: Record<string, string> = {}) {
   return new MistralError('API error', { response, request, body: '{"message":"nope"}' })
 }
 
-describe('toAgentError', () => {
+describe('toMistralError', () => {
   it('keeps the SDK error and its status, retryable for 429 and 5xx only', () => {
     for (const [status, retryable] of [
       [429, true],
@@ -22,7 +27,7 @@ describe('toAgentError', () => {
       [422, false],
     ] as const) {
       const original = httpError(status)
-      const error = toAgentError(original)
+      const error = toMistralError(original)
       expect(error).toBe(original)
       expect(errorStatus(error)).toBe(status)
       expect((error as { status: number }).status).toBe(status)
@@ -32,19 +37,21 @@ describe('toAgentError', () => {
 
   it('passes other errors unchanged (connection errors stay retryable for core)', () => {
     const error = new TypeError('fetch failed')
-    expect(toAgentError(error)).toBe(error)
+    expect(toMistralError(error)).toBe(error)
     expect(isRetryableError(error)).toBe(true)
   })
 })
 
-describe('retryAfterMs', () => {
-  it('reads retry-after-ms, retry-after seconds and dates, capped', () => {
-    expect(retryAfterMs(httpError(429, { 'retry-after-ms': '150' }))).toBe(150)
-    expect(retryAfterMs(httpError(429, { 'retry-after': '1' }))).toBe(1000)
-    expect(retryAfterMs(httpError(429, { 'retry-after': '600' }))).toBe(MAX_RETRY_AFTER_MS)
-    const date = new Date(Date.now() + 60_000).toUTCString()
-    expect(retryAfterMs(httpError(429, { 'retry-after': date }))).toBe(MAX_RETRY_AFTER_MS)
-    expect(retryAfterMs(httpError(429))).toBe(0)
-    expect(retryAfterMs(new Error('x'))).toBe(0)
+describe("core's retry-after on a Mistral error", () => {
+  it('reads retry-after-ms, retry-after seconds and dates from the SDK error, capped', () => {
+    const wait = (headers: Record<string, string>) =>
+      errorRetryAfterMs(toMistralError(httpError(429, headers)))
+    expect(wait({ 'retry-after-ms': '150' })).toBe(150)
+    expect(wait({ 'retry-after': '1' })).toBe(1000)
+    expect(wait({ 'retry-after': '600' })).toBe(MAX_RETRY_AFTER_MS)
+    expect(wait({ 'retry-after': new Date(Date.now() + 60_000).toUTCString() })).toBe(
+      MAX_RETRY_AFTER_MS
+    )
+    expect(wait({})).toBe(0)
   })
 })

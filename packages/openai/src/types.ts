@@ -19,7 +19,10 @@ export type OpenaiChatSettings = Omit<
 export interface OpenaiConnectionOptions {
   /** API key (default: the `OPENAI_API_KEY` environment variable, as the SDK reads it). */
   apiKey?: string
-  /** A ready client (e.g. wrapped for tracing). `apiKey` and `baseURL` are then ignored. */
+  /**
+   * A ready client (e.g. wrapped for tracing). `apiKey` and `baseURL` are then ignored, and its
+   * retries are turned off on each request: openmic retries (see `maxRetry`).
+   */
   openai?: OpenAI
   /** Another server speaking the API, e.g. `http://localhost:11434/v1` (Ollama) with `api: 'chat'`. */
   baseURL?: string

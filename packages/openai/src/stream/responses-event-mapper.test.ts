@@ -2,7 +2,7 @@ import type { ModelStreamPart } from '@openmic/core/provider'
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
 import { describe, expect, it } from 'vitest'
 import { OpenaiStreamError } from '../errors/OpenaiStreamError.js'
-import { mapResponsesEvent } from './map-responses-event.js'
+import { mapResponsesEvent } from './responses-event-mapper.js'
 
 function parts(events: object[]): ModelStreamPart[] {
   return events.flatMap((event) => mapResponsesEvent(event as ResponseStreamEvent) ?? [])
@@ -74,7 +74,7 @@ describe('mapResponsesEvent', () => {
       response: { error: { code: 'server_error', message: 'x' } },
     }
     expect(() => parts([{ type: 'response.output_text.delta', delta: 'a' }, failed])).toThrow(
-      expect.objectContaining({ code: 'server_error', retryable: false })
+      expect.objectContaining({ code: 'server_error', retryable: true })
     )
   })
 })

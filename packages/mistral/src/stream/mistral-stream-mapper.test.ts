@@ -1,28 +1,23 @@
-import { CompletionEvent$inboundSchema } from '@mistralai/mistralai/models/components'
 import type { ModelStreamPart } from '@openmic/core/provider'
+import { fixturePath } from '@openmic/testing'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { MistralStreamError } from '../errors/mistral-stream-error.js'
-import { mapMistralStream } from './map-mistral-stream.js'
+import { MistralStreamError } from '../errors/MistralStreamError.js'
+import { MistralStreamMapper } from './mistral-stream-mapper.js'
 
-const fixtures = new URL('../../../testing/fixtures/mistral/', import.meta.url)
-
-/** Parses SSE data payloads exactly as the SDK does, then maps them. */
-async function map(lines: Array<string | object>): Promise<ModelStreamPart[]> {
-  async function* events() {
-    for (const line of lines) {
-      yield CompletionEvent$inboundSchema.parse({
-        data: typeof line === 'string' ? line : JSON.stringify(line),
-      })
-    }
+/** Maps wire chunks (JSON text or values) through one mapper, as the agent does. */
+function map(lines: Array<string | object>, parts: ModelStreamPart[] = []): ModelStreamPart[] {
+  const mapper = new MistralStreamMapper()
+  const emit = (part: ModelStreamPart) => parts.push(part)
+  for (const line of lines) {
+    mapper.map({ data: typeof line === 'string' ? JSON.parse(line) : line }, emit)
   }
-  const parts: ModelStreamPart[] = []
-  for await (const part of mapMistralStream(events())) parts.push(part)
+  mapper.finish(emit)
   return parts
 }
 
 const fixture = (name: string) =>
-  readFileSync(new URL(`${name}.chunks.txt`, fixtures), 'utf8')
+  readFileSync(fixturePath(`mistral/${name}.chunks.txt`), 'utf8')
     .trim()
     .split('\n')
 
@@ -35,15 +30,15 @@ const chunk = (delta: object, finishReason: string | null = null) => ({
 const text = (parts: ModelStreamPart[]) =>
   parts.map((part) => (part.type === 'text' ? part.delta : '')).join('')
 
-describe('mapMistralStream', () => {
-  it('streams string content as text parts (text fixture)', async () => {
-    const parts = await map(fixture('text'))
+describe('MistralStreamMapper', () => {
+  it('streams string content as text parts (text fixture)', () => {
+    const parts = map(fixture('text'))
     expect(parts.every((part) => part.type === 'text')).toBe(true)
     expect(text(parts)).toBe('Hello, world! This is a test response.')
   })
 
-  it('maps thinking parts to reasoning and text parts to text (reasoning fixture)', async () => {
-    const parts = await map(fixture('reasoning-then-text'))
+  it('maps thinking parts to reasoning and text parts to text (reasoning fixture)', () => {
+    const parts = map(fixture('reasoning-then-text'))
     expect(parts).toEqual([
       { type: 'reasoning', delta: 'The user is asking' },
       { type: 'reasoning', delta: ' for 2+2. This is basic arithmetic. 2+2=4.' },
@@ -51,8 +46,8 @@ describe('mapMistralStream', () => {
     ])
   })
 
-  it('yields a whole tool call once the stream ended (tool-call fixture)', async () => {
-    expect(await map(fixture('tool-call'))).toEqual([
+  it('yields a whole tool call once the stream ended (tool-call fixture)', () => {
+    expect(map(fixture('tool-call'))).toEqual([
       {
         type: 'tool-call',
         toolCall: {
@@ -65,8 +60,8 @@ describe('mapMistralStream', () => {
     ])
   })
 
-  it('assembles tool calls sent in pieces, and keeps whole calls without index apart', async () => {
-    const parts = await map([
+  it('assembles tool calls sent in pieces, and keeps whole calls without index apart', () => {
+    const parts = map([
       chunk({ role: 'assistant', content: '' }),
       chunk({
         tool_calls: [
@@ -100,24 +95,30 @@ describe('mapMistralStream', () => {
     ])
   })
 
-  it('throws after the text when the stream ends without a finish reason', async () => {
-    const lines = fixture('text').slice(0, 3)
+  it('skips chunks without choices, delta or content (usage, keep-alive)', () => {
+    const parts = map([
+      chunk({ content: 'Before ' }),
+      { id: 'x', choices: [], usage: null },
+      { id: 'x', choices: null },
+      { id: 'x', choices: [{ index: 0, delta: null, finish_reason: null }] },
+      chunk({ content: null, tool_calls: null }),
+      chunk({ content: 'after.' }, 'stop'),
+      { id: 'x', choices: [], usage: { prompt_tokens: 1, completion_tokens: 2 } },
+    ])
+    expect(parts).toEqual([
+      { type: 'text', delta: 'Before ' },
+      { type: 'text', delta: 'after.' },
+    ])
+  })
+
+  it('throws after the text when the stream ends without a finish reason', () => {
     const parts: ModelStreamPart[] = []
-    const run = async () => {
-      for await (const part of mapMistralStream(
-        (async function* () {
-          for (const data of lines) yield CompletionEvent$inboundSchema.parse({ data })
-        })()
-      )) {
-        parts.push(part)
-      }
-    }
-    await expect(run()).rejects.toBeInstanceOf(MistralStreamError)
+    expect(() => map(fixture('text').slice(0, 3), parts)).toThrow(MistralStreamError)
     expect(text(parts)).toBe('Hello, ')
   })
 
-  it('throws on finish_reason "error"', async () => {
-    await expect(map([chunk({ content: 'Hi' }), chunk({ content: '' }, 'error')])).rejects.toThrow(
+  it('throws on finish_reason "error"', () => {
+    expect(() => map([chunk({ content: 'Hi' }), chunk({ content: '' }, 'error')])).toThrow(
       MistralStreamError
     )
   })

@@ -1,7 +1,7 @@
 import type { Tool } from '@openmic/core'
 import { z } from 'zod'
 import { describe, expect, it } from 'vitest'
-import { prepareChatTools, prepareResponsesTools, shouldSendTools } from './prepare-tools.js'
+import { prepareChatTools, prepareResponsesTools } from './prepare-tools.js'
 
 const strictTool: Tool = {
   name: 'weather',
@@ -13,15 +13,6 @@ const looseTool: Tool = {
   description: 'Search',
   parameters: z.object({ query: z.string(), limit: z.number().optional() }),
 }
-
-describe('shouldSendTools', () => {
-  it('sends none for the very first message, nor when there are none', () => {
-    const system = { role: 'system', content: 's' } as const
-    expect(shouldSendTools([system], [strictTool])).toBe(false)
-    expect(shouldSendTools([system, { role: 'user', content: 'u' }], [strictTool])).toBe(true)
-    expect(shouldSendTools([system, { role: 'user', content: 'u' }], [])).toBe(false)
-  })
-})
 
 describe('prepareResponsesTools', () => {
   it('gives each tool its JSON Schema, with strict set explicitly', () => {

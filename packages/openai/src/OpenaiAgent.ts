@@ -1,6 +1,7 @@
 import { Agent } from '@openmic/core'
 import {
   ModelEventStream,
+  shouldSendTools,
   type ModelCallRequest,
   type ModelStreamPart,
 } from '@openmic/core/provider'
@@ -14,12 +15,12 @@ import type {
   ResponseCreateParamsStreaming,
   ResponseStreamEvent,
 } from 'openai/resources/responses/responses'
-import { convertToChatMessages } from '../chat/convert-to-chat-messages.js'
-import { ChatStreamMapper } from '../chat/chat-stream-mapper.js'
-import { toOpenaiError } from '../errors/to-openai-error.js'
-import { convertToResponsesInput } from '../responses/convert-to-responses-input.js'
-import { responsesEventMapper } from '../responses/map-responses-event.js'
-import { prepareChatTools, prepareResponsesTools, shouldSendTools } from '../tools/prepare-tools.js'
+import { convertToChatMessages } from './convert/convert-to-chat-messages.js'
+import { convertToResponsesInput } from './convert/convert-to-responses-input.js'
+import { prepareChatTools, prepareResponsesTools } from './convert/prepare-tools.js'
+import { toOpenaiError } from './errors/to-openai-error.js'
+import { ChatStreamMapper } from './stream/chat-stream-mapper.js'
+import { responsesEventMapper } from './stream/responses-event-mapper.js'
 import {
   DEFAULT_OPENAI_MODEL,
   type OpenaiAgentOptions,
@@ -33,8 +34,9 @@ import {
  *
  * Streaming, extraction, tool calls, retries, the first-token timeout and cancellation are
  * openmic's shared machinery; this class only builds each request and maps the stream's events.
- * `cancel()` aborts the HTTP request at once. HTTP errors are the SDK's (with `status`), retried
- * by the SDK itself (`maxRetries` = `maxRetry`) for 408/409/429/5xx and connection errors.
+ * `cancel()` aborts the HTTP request at once. HTTP errors are the SDK's (with `status` and
+ * `headers`). openmic alone retries: the SDK's own retries are off, also on a client you pass, so
+ * a failing request is sent exactly `maxRetry + 1` times (see `maxRetry`).
  *
  * @example
  * const agent = new OpenaiAgent({ apiKey: process.env.OPENAI_API_KEY, systemPrompt: 'Be brief.' })
@@ -54,7 +56,7 @@ export class OpenaiAgent extends Agent<OpenaiAgentOptions> {
       new OpenAI({
         apiKey: options.apiKey,
         baseURL: options.baseURL,
-        // openmic's step loop is the only one retrying (see `maxRetry`).
+        // Core's step loop is the only one retrying (see `maxRetry`).
         maxRetries: 0,
       })
   }
@@ -73,10 +75,7 @@ export class OpenaiAgent extends Agent<OpenaiAgentOptions> {
     this.log('Cancel')
   }
 
-  /**
-   * One model call: the request is sent at once, its events mapped as they arrive. The SDK's
-   * promise is handed over as it is (no async wrapper): each promise layer delays the first chunk.
-   */
+  /** One model call: the request is sent at once, its events mapped as they arrive. */
   private callModel({ signal }: ModelCallRequest): AsyncIterable<ModelStreamPart> {
     if (this.options.api === 'chat') {
       return new ModelEventStream(this.openChat(signal), new ChatStreamMapper(), toOpenaiError)
@@ -110,6 +109,7 @@ export class OpenaiAgent extends Agent<OpenaiAgentOptions> {
     return shouldSendTools(this.conversation, this.tools)
   }
 
+  /** Per request, so that a client passed in `openai` (which retries by default) never retries. */
   private requestOptions(signal: AbortSignal) {
     return { signal, maxRetries: 0 }
   }

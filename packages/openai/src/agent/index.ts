@@ -1,8 +1,0 @@
-export { OpenaiAgent } from './OpenaiAgent.js'
-export { DEFAULT_OPENAI_MODEL } from './types.js'
-export type {
-  OpenaiAgentOptions,
-  OpenaiChatSettings,
-  OpenaiConnectionOptions,
-  OpenaiResponsesSettings,
-} from './types.js'

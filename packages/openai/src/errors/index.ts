@@ -1,2 +1,0 @@
-export { OpenaiStreamError } from './OpenaiStreamError.js'
-export { toOpenaiError } from './to-openai-error.js'

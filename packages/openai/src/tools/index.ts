@@ -1,1 +1,0 @@
-export { prepareChatTools, prepareResponsesTools, shouldSendTools } from './prepare-tools.js'

@@ -1,0 +1,2 @@
+export { listenDroppingConnections } from './connection-dropper.js'
+export type { ConnectionDropper } from './connection-dropper.js'
