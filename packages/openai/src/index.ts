@@ -7,3 +7,7 @@ export type {
   OpenaiResponsesSettings,
 } from './types.js'
 export { OpenaiStreamError } from './errors/OpenaiStreamError.js'
+
+// Speech-to-text (OpenaiSTT)
+export { OpenaiSTT } from './stt/OpenaiSTT.js'
+export type { OpenaiSTTOptions } from './stt/options.js'

@@ -1,0 +1,274 @@
+import { createServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Duplex } from 'node:stream'
+import { WebSocketServer } from 'ws'
+import { RealtimeConnection } from './RealtimeConnection.js'
+import type {
+  FakeRealtimeCommit,
+  FakeRealtimeConnectionRecord,
+  FakeRealtimeHandshake,
+  FakeTranscriptionStep,
+} from './types.js'
+
+/** Options of {@link createFakeOpenaiRealtime}. */
+export interface FakeOpenaiRealtimeOptions {
+  /**
+   * The only API key accepted (`Authorization: Bearer <key>`); any other is refused with HTTP 401
+   * and OpenAI's error body, as the real API does. Default: any key.
+   */
+  apiKey?: string
+  /** Shortest audio a commit accepts, in ms (default 100, the real API's minimum). */
+  minCommitMs?: number
+  /**
+   * Transcription models a `session.update` may name (default {@link TRANSCRIPTION_MODELS});
+   * another is refused with an `error` event, as the real API refuses it.
+   */
+  models?: readonly string[]
+}
+
+/** The transcription models the fake accepts by default (from the OpenAI SDK and docs). */
+export const TRANSCRIPTION_MODELS: readonly string[] = [
+  'whisper-1',
+  'gpt-4o-mini-transcribe',
+  'gpt-4o-mini-transcribe-2025-12-15',
+  'gpt-4o-transcribe',
+  'gpt-4o-transcribe-diarize',
+  'gpt-realtime-whisper',
+  'gpt-live-transcribe',
+]
+
+/** Options of {@link FakeOpenaiRealtime.replyTranscript}. */
+export interface FakeTranscriptOptions {
+  /** Texts sent as `delta` events before the final transcript (incremental, as the API sends). */
+  partials?: string[]
+  /** Wait this long after the commit before the first event (default 0). */
+  delayMs?: number
+}
+
+/**
+ * A fake OpenAI Realtime API on 127.0.0.1 for realtime transcription
+ * (`/v1/realtime?intent=transcription`), reached through a real WebSocket.
+ *
+ * It answers `session.update` with `session.updated`, buffers `input_audio_buffer.append` audio,
+ * and on each `input_audio_buffer.commit` sends `input_audio_buffer.committed` then plays the next
+ * scripted transcription (one script per commit, in order, whatever the connection). It records
+ * every handshake, connection, client event, session body and committed audio.
+ */
+export class FakeOpenaiRealtime {
+  /** Every upgrade request, accepted or rejected, in order. */
+  readonly handshakes: FakeRealtimeHandshake[] = []
+  /** Every accepted connection, in order. */
+  readonly connections: FakeRealtimeConnectionRecord[] = []
+  /** Every accepted commit, in order over all connections. */
+  readonly commits: FakeRealtimeCommit[] = []
+  private readonly scripts: FakeTranscriptionStep[][] = []
+  private readonly rejections: Array<{ status: number; body?: unknown }> = []
+  private readonly live: RealtimeConnection[] = []
+  private readonly audio: Buffer[] = []
+  private readonly server: Server
+  private readonly wss = new WebSocketServer({ noServer: true })
+  private readonly sockets = new Set<Duplex>()
+  private port = 0
+  private items = 0
+
+  constructor(private readonly options: FakeOpenaiRealtimeOptions = {}) {
+    this.server = createServer((_req, res) => {
+      res.writeHead(426, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ error: { message: 'Fake server: WebSocket upgrade required' } }))
+    })
+    this.server.on('upgrade', (req, socket, head) => this.upgrade(req, socket, head))
+  }
+
+  /** Starts listening on a free port of 127.0.0.1. */
+  async listen(): Promise<this> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject)
+      this.server.listen(0, '127.0.0.1', () => resolve())
+    })
+    this.port = (this.server.address() as AddressInfo).port
+    return this
+  }
+
+  /** `http://127.0.0.1:<port>/v1`: the `baseURL` to give a client. */
+  get baseURL(): string {
+    return `http://127.0.0.1:${this.port}/v1`
+  }
+
+  /** Every audio byte appended, over all connections and commits, in the order received. */
+  get receivedAudio(): Buffer {
+    return Buffer.concat(this.audio)
+  }
+
+  /** The `session` bodies of every `session.update`, over all connections. */
+  get sessionUpdates(): unknown[] {
+    return this.connections.flatMap((connection) => connection.sessionUpdates)
+  }
+
+  /** How many scripted transcriptions are still waiting for a commit. */
+  get pending(): number {
+    return this.scripts.length
+  }
+
+  /** Queues the transcription of the next commit, step by step. */
+  replySteps(...steps: FakeTranscriptionStep[]): this {
+    this.scripts.push(steps)
+    return this
+  }
+
+  /** Queues a transcript for the next commit: optional partial deltas, then `completed`. */
+  replyTranscript(transcript: string, options: FakeTranscriptOptions = {}): this {
+    const steps: FakeTranscriptionStep[] = []
+    if (options.delayMs) steps.push({ type: 'delay', ms: options.delayMs })
+    for (const delta of options.partials ?? []) steps.push({ type: 'delta', delta })
+    steps.push({ type: 'completed', transcript })
+    return this.replySteps(...steps)
+  }
+
+  /** Queues an in-band `error` event as the answer to the next commit. */
+  replyError(message: string, options: { code?: string; errorType?: string } = {}): this {
+    return this.replySteps({ type: 'error', message, ...options })
+  }
+
+  /** Refuses the next upgrade with this HTTP status (and JSON body, default OpenAI's shape). */
+  rejectConnection(status: number, body?: unknown): this {
+    this.rejections.push({ status, body })
+    return this
+  }
+
+  /** Closes every open connection now, with a close handshake (default code 1000). */
+  closeConnections(code = 1000, reason = ''): void {
+    for (const connection of this.live) connection.close(code, reason)
+  }
+
+  /** Resets every open connection now, without a close handshake. */
+  resetConnections(): void {
+    for (const connection of this.live) connection.reset()
+  }
+
+  /** Resolves once `predicate()` holds (polling every few ms), or rejects after `timeoutMs`. */
+  async waitFor(predicate: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
+    const start = Date.now()
+    while (!predicate()) {
+      if (Date.now() - start > timeoutMs) throw new Error(`Fake Realtime server: no ${what}`)
+      await new Promise((resolve) => setTimeout(resolve, 2))
+    }
+  }
+
+  /** Resolves once `count` connections were accepted. */
+  waitForConnections(count: number, timeoutMs = 5000): Promise<void> {
+    return this.waitFor(() => this.connections.length >= count, timeoutMs, `${count} connections`)
+  }
+
+  /** Resolves once `count` commits were received. */
+  waitForCommits(count: number, timeoutMs = 5000): Promise<void> {
+    return this.waitFor(() => this.commits.length >= count, timeoutMs, `${count} commits`)
+  }
+
+  /** Forgets scripts, rejections and records (open connections stay open). */
+  reset(): void {
+    for (const list of [
+      this.handshakes,
+      this.connections,
+      this.commits,
+      this.scripts,
+      this.rejections,
+      this.audio,
+    ]) {
+      list.length = 0
+    }
+  }
+
+  /** Stops the server, cutting open connections. */
+  async close(): Promise<void> {
+    for (const connection of this.live) connection.reset()
+    for (const socket of this.sockets) socket.destroy()
+    this.wss.close()
+    await new Promise<void>((resolve) => this.server.close(() => resolve()))
+  }
+
+  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    this.sockets.add(socket)
+    socket.on('close', () => this.sockets.delete(socket))
+    socket.on('error', () => socket.destroy())
+    const url = req.url ?? '/'
+    const handshake: FakeRealtimeHandshake = { url, headers: req.headers, status: 101 }
+    this.handshakes.push(handshake)
+    const { pathname, searchParams } = new URL(url, 'http://127.0.0.1')
+    const rejection = !pathname.endsWith('/realtime')
+      ? { status: 404, body: openaiError(`Invalid URL (GET ${pathname})`, 'invalid_request_error') }
+      : (this.rejections.shift() ?? this.checkKey(req))
+    if (rejection) {
+      handshake.status = rejection.status
+      return refuse(socket, rejection.status, rejection.body)
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      const record: FakeRealtimeConnectionRecord = {
+        url,
+        headers: req.headers,
+        events: [],
+        sessionUpdates: [],
+        closed: false,
+      }
+      this.connections.push(record)
+      const connection = new RealtimeConnection(ws, socket, record, searchParams.get('intent'), {
+        nextScript: () => this.scripts.shift(),
+        commit: (audio) => {
+          const itemId = `item_${String(++this.items).padStart(4, '0')}`
+          this.commits.push({ connection: this.connections.indexOf(record), itemId, audio })
+          return itemId
+        },
+        appended: (audio) => this.audio.push(audio),
+        minCommitMs: this.options.minCommitMs ?? 100,
+        models: this.options.models ?? TRANSCRIPTION_MODELS,
+      })
+      this.live.push(connection)
+      ws.on('close', () => this.live.splice(this.live.indexOf(connection), 1))
+    })
+  }
+
+  private checkKey(req: IncomingMessage): { status: number; body: unknown } | undefined {
+    const expected = this.options.apiKey
+    if (expected === undefined) return undefined
+    const key = /^Bearer (.*)$/.exec(req.headers.authorization ?? '')?.[1]
+    if (key === expected) return undefined
+    const shown = key ? `${key.slice(0, 3)}***${key.slice(-2)}` : ''
+    const message = key
+      ? `Incorrect API key provided: ${shown}. You can find your API key at https://platform.openai.com/account/api-keys.`
+      : "You didn't provide an API key."
+    return { status: 401, body: openaiError(message, 'invalid_request_error', 'invalid_api_key') }
+  }
+}
+
+/**
+ * Starts a fake OpenAI realtime transcription server on 127.0.0.1. Script one transcription per
+ * commit, point the client's `baseURL` at `fake.baseURL`, and read what it sent.
+ *
+ * @example
+ * const fake = await createFakeOpenaiRealtime({ apiKey: 'sk-test' })
+ * fake.replyTranscript('Hello world', { partials: ['Hello', ' world'], delayMs: 150 })
+ * const stt = new OpenaiSTT({ apiKey: 'sk-test', baseURL: fake.baseURL })
+ * // ... then: fake.sessionUpdates[0], fake.commits[0].audio, fake.receivedAudio
+ * await fake.close()
+ */
+export async function createFakeOpenaiRealtime(
+  options: FakeOpenaiRealtimeOptions = {}
+): Promise<FakeOpenaiRealtime> {
+  return new FakeOpenaiRealtime(options).listen()
+}
+
+function openaiError(message: string, type: string, code: string | null = null) {
+  return { error: { message, type, param: null, code } }
+}
+
+function refuse(socket: Duplex, status: number, body: unknown): void {
+  const text = JSON.stringify(
+    body ?? openaiError(STATUS_CODES[status] ?? 'Error', 'invalid_request_error')
+  )
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
+      'Content-Type: application/json\r\n' +
+      `Content-Length: ${Buffer.byteLength(text)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      text
+  )
+}
