@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { createFakeOpenaiRealtime } from '@openmic/testing'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { OpenaiSTT } from '../src/index.js'
 import {
   outcome,
@@ -34,6 +34,17 @@ describe('OpenaiSTT: the session', () => {
         },
       },
     })
+  })
+
+  it('needs an API key: the option, or OPENAI_API_KEY', () => {
+    vi.stubEnv('OPENAI_API_KEY', '')
+    try {
+      expect(() => new OpenaiSTT({ baseURL: context.fake.baseURL })).toThrow(
+        'OpenaiSTT: no API key: pass `apiKey` or set OPENAI_API_KEY'
+      )
+    } finally {
+      vi.unstubAllEnvs()
+    }
   })
 
   it("uses Micdrop's defaults: gpt-4o-transcribe, English, its prompt", async () => {

@@ -96,9 +96,13 @@ export class OpenaiSTT extends STT {
     const onError = (error: Error) => {
       this.fail(utterance, new OpenaiSTTError(`the audio stream failed: ${error.message}`))
     }
+    audio.on('error', onError)
+    if (audio.readableEnded) {
+      onEnd()
+      return
+    }
     audio.on('data', onData)
     audio.once('end', onEnd)
-    audio.once('error', onError)
     // The error listener stays: a stream that fails later must not throw an unhandled error.
     utterance.detach = () => {
       audio.off('data', onData)

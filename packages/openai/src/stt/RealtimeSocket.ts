@@ -93,7 +93,6 @@ export class RealtimeSocket {
 
   private refused(res: IncomingMessage): void {
     const status = res.statusCode ?? 0
-    clearTimeout(this.openTimer)
     const chunks: Buffer[] = []
     let size = 0
     res.on('data', (chunk: Buffer) => {
