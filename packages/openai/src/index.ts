@@ -11,3 +11,4 @@ export { OpenaiStreamError } from './errors/OpenaiStreamError.js'
 // Speech-to-text (OpenaiSTT)
 export { OpenaiSTT } from './stt/OpenaiSTT.js'
 export type { OpenaiSTTOptions } from './stt/options.js'
+export { OpenaiSTTError } from './stt/OpenaiSTTError.js'
