@@ -67,7 +67,10 @@ describe('createFakeOpenaiRealtime', () => {
     expect(fake.commits).toEqual([
       { connection: 0, itemId: item_id, audio: Buffer.concat([audio(60, 1), audio(60, 2)]) },
     ])
-    expect(fake.handshakes[0]).toMatchObject({ url: '/v1/realtime?intent=transcription', status: 101 })
+    expect(fake.handshakes[0]).toMatchObject({
+      url: '/v1/realtime?intent=transcription',
+      status: 101,
+    })
     client.ws.close()
   })
 
@@ -115,7 +118,10 @@ describe('createFakeOpenaiRealtime', () => {
     const closed = new Promise<number>((resolve) => client.ws.once('close', resolve))
     client.send({ type: 'input_audio_buffer.append', audio: audio(200).toString('base64') })
     client.send({ type: 'input_audio_buffer.commit' })
-    expect((await client.next('error')).error).toMatchObject({ message: 'boom', code: 'server_error' })
+    expect((await client.next('error')).error).toMatchObject({
+      message: 'boom',
+      code: 'server_error',
+    })
     expect(await closed).toBe(1000)
 
     fake.replySteps({ type: 'reset' })
