@@ -1,5 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net'
 import type { AddressInfo } from 'node:net'
+import { Logger } from '@openmic/core'
 import { createFakeOpenaiRealtime } from '@openmic/testing'
 import { describe, expect, it, vi } from 'vitest'
 import { OpenaiSTT } from '../src/index.js'
@@ -191,7 +192,7 @@ describe('OpenaiSTT: transcribing', () => {
     expect(fake.commits[0]!.audio.equals(resampled(next))).toBe(true)
   })
 
-  it('ignores a malformed server message', async () => {
+  it('logs and ignores a malformed server message', async () => {
     const { fake } = context
     fake.replySteps(
       { type: 'event', data: 'not json {' },
@@ -199,10 +200,14 @@ describe('OpenaiSTT: transcribing', () => {
       { type: 'completed', transcript: 'still fine' }
     )
     const stt = context.stt()
+    const lines: string[] = []
+    stt.logger = new Logger('STT', (_prefix, ...message) => lines.push(message.join(' ')))
     expect(await transcribeOnce(stt, speech(300))).toMatchObject({
       type: 'Transcript',
       text: 'still fine',
     })
+    expect(lines).toContain('Ignored a server message that is not JSON: not json {')
+    expect(lines).toContain('Ignored a server message that is not an event: {"no":"type"}')
   })
 })
 

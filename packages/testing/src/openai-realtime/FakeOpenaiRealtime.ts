@@ -137,12 +137,12 @@ export class FakeOpenaiRealtime {
 
   /** Closes every open connection now, with a close handshake (default code 1000). */
   closeConnections(code = 1000, reason = ''): void {
-    for (const connection of this.live) connection.close(code, reason)
+    for (const connection of [...this.live]) connection.close(code, reason)
   }
 
   /** Resets every open connection now, without a close handshake. */
   resetConnections(): void {
-    for (const connection of this.live) connection.reset()
+    for (const connection of [...this.live]) connection.reset()
   }
 
   /** Resolves once `predicate()` holds (polling every few ms), or rejects after `timeoutMs`. */
@@ -180,7 +180,7 @@ export class FakeOpenaiRealtime {
 
   /** Stops the server, cutting open connections. */
   async close(): Promise<void> {
-    for (const connection of this.live) connection.reset()
+    for (const connection of [...this.live]) connection.reset()
     for (const socket of this.sockets) socket.destroy()
     this.wss.close()
     await new Promise<void>((resolve) => this.server.close(() => resolve()))
@@ -222,7 +222,10 @@ export class FakeOpenaiRealtime {
         models: this.options.models ?? TRANSCRIPTION_MODELS,
       })
       this.live.push(connection)
-      ws.on('close', () => this.live.splice(this.live.indexOf(connection), 1))
+      ws.on('close', () => {
+        const index = this.live.indexOf(connection)
+        if (index >= 0) this.live.splice(index, 1)
+      })
     })
   }
 
