@@ -274,8 +274,9 @@ describe('OpenaiSTT: failures', () => {
     const { fake } = context
     fake.rejectConnection(503).replyTranscript('second try')
     const stt = context.stt()
-    await fake.waitFor(() => fake.handshakes.length === 1)
-    await sleep(20)
+    const lines: string[] = []
+    stt.logger = new Logger('STT', (_prefix, ...message) => lines.push(message.join(' ')))
+    await fake.waitFor(() => lines.some((line) => line.startsWith('OpenaiSTT: HTTP 503')))
     expect(await transcribeOnce(stt, speech(300))).toMatchObject({ text: 'second try' })
     expect(fake.handshakes.map((handshake) => handshake.status)).toEqual([503, 101])
   })
@@ -284,19 +285,19 @@ describe('OpenaiSTT: failures', () => {
     const { fake } = context
     fake.replySteps(
       { type: 'delta', delta: 'la' },
-      { type: 'delay', ms: 600 },
+      { type: 'delay', ms: 900 },
       { type: 'completed', transcript: 'late' }
     )
-    fake.replyTranscript('next', { delayMs: 300 })
-    const stt = context.stt({ transcriptionTimeoutMs: 400 })
+    fake.replyTranscript('next', { delayMs: 450 })
+    const stt = context.stt({ transcriptionTimeoutMs: 600 })
     const started = Date.now()
     const result = await transcribeOnce(stt, speech(300))
     expect(result).toMatchObject({ type: 'Failed', partials: ['la'] })
     if (result.type !== 'Failed') return
     expect(result.error.message).toBe(
-      'OpenaiSTT: no transcript within 400 ms of the end of the utterance'
+      'OpenaiSTT: no transcript within 600 ms of the end of the utterance'
     )
-    expect(Date.now() - started).toBeGreaterThanOrEqual(390)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(590)
     // 'late' comes while the second utterance waits: it is the first one's, not this one's.
     expect(await transcribeOnce(stt, speech(300))).toMatchObject({
       type: 'Transcript',
@@ -341,7 +342,6 @@ describe('OpenaiSTT: connections that end', () => {
     const second = speech(400, 20, 600)
     expect(await transcribeOnce(stt, first)).toMatchObject({ text: 'one' })
     await fake.waitFor(() => fake.connections[0]?.closed === true)
-    await sleep(20)
     expect(await transcribeOnce(stt, second)).toMatchObject({ text: 'two' })
     expect(fake.connections).toHaveLength(2)
     expect(fake.commits.map((commit) => commit.connection)).toEqual([0, 1])

@@ -49,9 +49,13 @@ export class RealtimeSocket {
     })
   }
 
-  /** Whether the socket is closed or closing: a new utterance needs a new one. */
+  /** Whether the socket is closed or closing (by either side): a new utterance needs a new one. */
   get isOver(): boolean {
-    return this.over
+    return (
+      this.over ||
+      this.ws.readyState === WebSocket.CLOSING ||
+      this.ws.readyState === WebSocket.CLOSED
+    )
   }
 
   /** Sends an event now if open, else once open; dropped if the socket is over. */
