@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net'
 import type { AddressInfo } from 'node:net'
-import { Logger } from '@openmic/core'
+import { FallbackSTT, Logger, MockSTT } from '@openmic/core'
 import { createFakeOpenaiRealtime } from '@openmic/testing'
 import { describe, expect, it, vi } from 'vitest'
 import { OpenaiSTT } from '../src/index.js'
@@ -268,6 +268,22 @@ describe('OpenaiSTT: failures', () => {
     expect(result.error.status).toBe(401)
     expect(result.error.code).toBe('invalid_api_key')
     expect(fake.connections).toHaveLength(0)
+  })
+
+  it('lets FallbackSTT switch at once when the key is wrong', async () => {
+    const fallback = new FallbackSTT({
+      factories: [
+        () => context.stt({ apiKey: 'sk-wrong' }),
+        () => new MockSTT({ utterances: ['backup'] }),
+      ],
+    })
+    try {
+      const started = Date.now()
+      expect(await transcribeOnce(fallback, speech(300))).toMatchObject({ text: 'backup' })
+      expect(Date.now() - started).toBeLessThan(1000)
+    } finally {
+      fallback.destroy()
+    }
   })
 
   it('reconnects for the utterance when the warm connection was refused', async () => {
