@@ -115,6 +115,8 @@ export class OpenaiSTT extends STT {
     for (const utterance of this.utterances) {
       utterance.clearTimer()
       utterance.detach()
+      // An earlier connection may still be closing with an utterance on it.
+      utterance.socket.dispose()
     }
     this.utterances = []
     this.outcomes = []

@@ -73,9 +73,12 @@ export class RealtimeSocket {
     this.options.onEnd(error)
   }
 
-  /** Closes the socket without reporting anything. */
+  /** Closes the socket (at once if it is not open) without reporting anything. */
   dispose(): void {
-    if (this.over) return
+    if (this.over) {
+      if (this.ws.readyState === WebSocket.CLOSING) this.ws.terminate()
+      return
+    }
     this.close()
   }
 
