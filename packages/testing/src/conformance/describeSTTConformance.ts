@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream'
 import type { STT } from '@openmic/core'
 import { afterEach, describe, expect, it } from 'vitest'
-import { EventLog } from './event-log.js'
-import { activeResources, resourcesLeftOver } from './resources.js'
+import { EventLog, expectNothingAfterDestroy } from './event-log.js'
+import { expectReleased, ResourceWatch } from './resources.js'
 import { failOnUnhandledErrors, skipped, pause } from './speech-kit.js'
 import type {
   STTConformanceOptions,
@@ -65,7 +65,15 @@ export function describeSTTConformance(name: string, options: STTConformanceOpti
     failOnUnhandledErrors()
 
     let current: Tested | undefined
+    let watch: ResourceWatch | undefined
+    /** Starts watching the resources created from now on (stopped after the test). */
+    function watching(): ResourceWatch {
+      watch = new ResourceWatch()
+      return watch
+    }
     afterEach(async () => {
+      watch?.stop()
+      watch = undefined
       const tested = current
       current = undefined
       if (!tested) return
@@ -78,7 +86,7 @@ export function describeSTTConformance(name: string, options: STTConformanceOpti
       readonly log: EventLog
       destroyed = false
       constructor(readonly setup: STTConformanceSetup) {
-        this.log = new EventLog(setup.stt)
+        this.log = new EventLog(setup.stt, ['Partial', 'Transcript', 'Failed'])
       }
 
       get stt(): STT {
@@ -164,20 +172,17 @@ export function describeSTTConformance(name: string, options: STTConformanceOpti
       async () => {
         const tested = await start()
         const { mark } = await tested.say(first)
-        const heardAt = tested.log.mark
         await pause(quietMs)
+        const heard = tested.text(mark)
+        expect(matchTranscript(heard, first), `"${heard}": nothing more after the text`).toBe(true)
         const events = tested.log.since(mark)
+        expect(events.filter((event) => event.name === 'Failed')).toEqual([])
         const partialsSeen = events.filter((event) => event.name === 'Partial')
         if (partials)
           expect(partialsSeen.length, 'Partial before the Transcript').toBeGreaterThan(0)
         const lastTranscript = events.findLastIndex((event) => event.name === 'Transcript')
         const lastPartial = events.findLastIndex((event) => event.name === 'Partial')
         expect(lastPartial, 'no Partial after the Transcript').toBeLessThan(lastTranscript)
-        const late = tested.log.since(heardAt, 'Transcript', 'Partial', 'Failed')
-        expect(
-          late.filter((event) => event.name !== 'Transcript' || event.args[0] !== ''),
-          'nothing more after the utterance was transcribed'
-        ).toEqual([])
       },
       caseTimeout
     )
@@ -268,7 +273,7 @@ export function describeSTTConformance(name: string, options: STTConformanceOpti
     it(
       'destroy() mid-utterance releases every socket and timer; nothing is emitted after it',
       async () => {
-        const baseline = activeResources()
+        const watch = watching()
         const tested = await start()
         await tested.say(first)
         const cut = await tested.open(speech(second))
@@ -279,11 +284,8 @@ export function describeSTTConformance(name: string, options: STTConformanceOpti
         await send(cut, half, cut.audio.length, chunkSize)
         cut.stream.end()
         await pause(quietMs)
-        expect(tested.log.afterDestroy(), 'events after destroy()').toEqual([])
-        expect(
-          await resourcesLeftOver(baseline, releaseTimeoutMs, ignoreResources),
-          'resources still active after destroy()'
-        ).toEqual([])
+        expectNothingAfterDestroy(tested.log)
+        await expectReleased(watch, releaseTimeoutMs, ignoreResources)
       },
       caseTimeout
     )
@@ -291,15 +293,12 @@ export function describeSTTConformance(name: string, options: STTConformanceOpti
     it(
       'destroy() right after creation releases every socket and timer',
       async () => {
-        const baseline = activeResources()
+        const watch = watching()
         const tested = await start()
         tested.destroy()
         await pause(quietMs)
-        expect(tested.log.afterDestroy(), 'events after destroy()').toEqual([])
-        expect(
-          await resourcesLeftOver(baseline, releaseTimeoutMs, ignoreResources),
-          'resources still active after destroy()'
-        ).toEqual([])
+        expectNothingAfterDestroy(tested.log)
+        await expectReleased(watch, releaseTimeoutMs, ignoreResources)
       },
       caseTimeout
     )

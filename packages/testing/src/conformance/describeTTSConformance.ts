@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream'
 import type { TTS, TTSWord } from '@openmic/core'
 import { afterEach, describe, expect, it } from 'vitest'
-import { EventLog, type LoggedEvent } from './event-log.js'
-import { activeResources, resourcesLeftOver } from './resources.js'
+import { EventLog, expectNothingAfterDestroy, type LoggedEvent } from './event-log.js'
+import { expectReleased, ResourceWatch } from './resources.js'
 import { failOnUnhandledErrors, skipped, levelDbfs, pause } from './speech-kit.js'
 import type {
   TTSConformanceOptions,
@@ -62,7 +62,15 @@ export function describeTTSConformance(name: string, options: TTSConformanceOpti
     failOnUnhandledErrors()
 
     let current: Tested | undefined
+    let watch: ResourceWatch | undefined
+    /** Starts watching the resources created from now on (stopped after the test). */
+    function watching(): ResourceWatch {
+      watch = new ResourceWatch()
+      return watch
+    }
     afterEach(async () => {
+      watch?.stop()
+      watch = undefined
       const tested = current
       current = undefined
       if (!tested) return
@@ -75,7 +83,7 @@ export function describeTTSConformance(name: string, options: TTSConformanceOpti
       readonly log: EventLog
       destroyed = false
       constructor(readonly setup: TTSConformanceSetup) {
-        this.log = new EventLog(setup.tts)
+        this.log = new EventLog(setup.tts, ['Audio', 'Words', 'AudioEnd', 'Failed'])
       }
 
       get tts(): TTS {
@@ -315,18 +323,15 @@ export function describeTTSConformance(name: string, options: TTSConformanceOpti
     it(
       'destroy() mid-speech releases every socket and timer; nothing is emitted after it',
       async () => {
-        const baseline = activeResources()
+        const watch = watching()
         const tested = await start()
         const { mark, written } = await tested.speak(LONG, { intervalMs: 40 })
         await tested.firstAudio(mark)
         tested.destroy()
         await written
         await pause(quietMs)
-        expect(tested.log.afterDestroy(), 'events after destroy()').toEqual([])
-        expect(
-          await resourcesLeftOver(baseline, releaseTimeoutMs, ignoreResources),
-          'resources still active after destroy()'
-        ).toEqual([])
+        expectNothingAfterDestroy(tested.log)
+        await expectReleased(watch, releaseTimeoutMs, ignoreResources)
       },
       caseTimeout
     )
@@ -334,15 +339,12 @@ export function describeTTSConformance(name: string, options: TTSConformanceOpti
     it(
       'destroy() right after creation releases every socket and timer',
       async () => {
-        const baseline = activeResources()
+        const watch = watching()
         const tested = await start()
         tested.destroy()
         await pause(quietMs)
-        expect(tested.log.afterDestroy(), 'events after destroy()').toEqual([])
-        expect(
-          await resourcesLeftOver(baseline, releaseTimeoutMs, ignoreResources),
-          'resources still active after destroy()'
-        ).toEqual([])
+        expectNothingAfterDestroy(tested.log)
+        await expectReleased(watch, releaseTimeoutMs, ignoreResources)
       },
       caseTimeout
     )

@@ -1,3 +1,5 @@
+import { expect } from 'vitest'
+
 /** One event emitted by the STT or TTS under test. */
 export interface LoggedEvent {
   name: string
@@ -7,26 +9,33 @@ export interface LoggedEvent {
 }
 
 interface Emitter {
+  on(event: string, listener: (...args: unknown[]) => void): unknown
   emit(event: string, ...args: unknown[]): boolean
 }
 
 /**
- * Records every event an emitter emits, listeners or not, by wrapping its `emit`: events emitted
- * after `destroy()` (which removes all listeners) are seen too.
+ * Records the events an emitter emits, as its listeners receive them. Once `markDestroyed()` is
+ * called (`destroy()` removes all listeners), it records every `emit` call instead: nothing should
+ * be emitted any more.
  */
 export class EventLog {
   readonly events: LoggedEvent[] = []
   private destroyed = false
   private readonly waiters = new Set<() => void>()
 
-  constructor(emitter: object) {
+  constructor(emitter: object, names: readonly string[]) {
     const target = emitter as Emitter
+    for (const name of names) target.on(name, (...args) => this.push(name, args))
     const original = target.emit
     target.emit = (name: string, ...args: unknown[]) => {
-      this.events.push({ name, args, afterDestroy: this.destroyed })
-      for (const waiter of [...this.waiters]) waiter()
+      if (this.destroyed) this.push(name, args)
       return original.call(target, name, ...args)
     }
+  }
+
+  private push(name: string, args: unknown[]) {
+    this.events.push({ name, args, afterDestroy: this.destroyed })
+    for (const waiter of [...this.waiters]) waiter()
   }
 
   /** From now on, events count as emitted after `destroy()`. */
@@ -101,4 +110,10 @@ function describeEvent({ name, args, afterDestroy }: LoggedEvent): string {
     return `${name}(${JSON.stringify(args[0])})${suffix}`
   if (name === 'Failed') return `Failed(${String(args[0])})${suffix}`
   return name + suffix
+}
+
+/** Fails if anything was emitted after `destroy()`. */
+export function expectNothingAfterDestroy(log: EventLog): void {
+  const late = log.afterDestroy()
+  expect(late, `emitted after destroy(): ${late.join(', ')}`).toEqual([])
 }

@@ -1,39 +1,93 @@
-/**
- * Resource types that never belong to a speech client: a listening server is the test's fake
- * provider (started inside `make()`, closed by `teardown()`).
- */
-const SERVER_RESOURCES = ['TCPServerWrap', 'PipeServerWrap']
+import { createHook } from 'node:async_hooks'
+import { expect } from 'vitest'
 
-/** The resources keeping the event loop alive (ref'd timers, sockets, requests), counted by type. */
-export function activeResources(): Map<string, number> {
-  const counts = new Map<string, number>()
-  for (const type of process.getActiveResourcesInfo()) counts.set(type, (counts.get(type) ?? 0) + 1)
-  return counts
+/** Resources that never belong to a speech client: a listening server is the test's fake provider. */
+const SERVER_TYPES = new Set(['TCPSERVERWRAP', 'PIPESERVERWRAP'])
+
+interface Tracked {
+  type: string
+  resource: { hasRef?: () => boolean }
+  /** Where it was created: the first frame outside Node's internals. */
+  createdAt: string
 }
 
 /**
- * Waits until there are no more resources of any type than in `baseline` (those created since
- * have been released), up to `timeoutMs`. Returns what is still in excess, e.g. `['Timeout ×1']`
- * (empty when everything was released). Types in `ignore` and listening servers are not counted.
+ * Watches the timers, sockets and other handles created from now on, to tell which of them are
+ * still alive and keeping the process alive later. A fake server's side of a connection (a socket
+ * its listening server accepted) is not counted: only what the code under test opened is.
  */
-export async function resourcesLeftOver(
-  baseline: Map<string, number>,
+export class ResourceWatch {
+  private readonly alive = new Map<number, Tracked>()
+  private readonly servers = new Set<number>()
+  /** Set while the watch creates its own timer, which is not counted. */
+  private own = false
+  private readonly hook = createHook({
+    init: (id, type, triggerId, resource) => {
+      if (this.own) return
+      if (SERVER_TYPES.has(type)) {
+        this.servers.add(id)
+        return
+      }
+      const tracked = resource as Tracked['resource']
+      if (this.servers.has(triggerId) || typeof tracked.hasRef !== 'function') return
+      this.alive.set(id, {
+        type,
+        resource: tracked,
+        createdAt: type === 'Immediate' ? '' : caller(),
+      })
+    },
+    destroy: (id) => {
+      this.alive.delete(id)
+    },
+  })
+
+  constructor() {
+    this.hook.enable()
+  }
+
+  /**
+   * Waits until every resource created since the watch started is released (or no longer keeps
+   * the process alive), up to `timeoutMs`, then stops watching. Returns what is left, e.g.
+   * `['Timeout created at OpenaiSTT.reconnect (file:///…/OpenaiSTT.js:80:5)']`.
+   */
+  async leftOver(timeoutMs: number, ignore: readonly string[] = []): Promise<string[]> {
+    const deadline = Date.now() + timeoutMs
+    try {
+      for (;;) {
+        const left = [...this.alive.values()]
+          .filter(({ type, resource }) => !ignore.includes(type) && resource.hasRef?.())
+          .map(({ type, createdAt }) => (createdAt ? `${type} created at ${createdAt}` : type))
+        if (left.length === 0 || Date.now() >= deadline) return left
+        // Destroy hooks run asynchronously: a timer that just fired is reported a moment later.
+        this.own = true
+        const waited = new Promise((resolve) => setTimeout(resolve, 20))
+        this.own = false
+        await waited
+      }
+    } finally {
+      this.stop()
+    }
+  }
+
+  stop(): void {
+    this.hook.disable()
+  }
+}
+
+function caller(): string {
+  const frames = (new Error().stack ?? '').split('\n').slice(1)
+  const frame = frames.find(
+    (line) => !line.includes('node:') && !line.includes('/conformance/resources.')
+  )
+  return frame?.trim().replace(/^at /, '') ?? 'an unknown place'
+}
+
+/** Fails unless every resource `watch` saw was released within `timeoutMs`. */
+export async function expectReleased(
+  watch: ResourceWatch,
   timeoutMs: number,
   ignore: readonly string[]
-): Promise<string[]> {
-  const skipped = new Set([...SERVER_RESOURCES, ...ignore])
-  const excess = () => {
-    const left: string[] = []
-    for (const [type, count] of activeResources()) {
-      const extra = count - (baseline.get(type) ?? 0)
-      if (extra > 0 && !skipped.has(type)) left.push(`${type} ×${extra}`)
-    }
-    return left
-  }
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const left = excess()
-    if (left.length === 0 || Date.now() >= deadline) return left
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
+): Promise<void> {
+  const left = await watch.leftOver(timeoutMs, ignore)
+  expect(left, `still active ${timeoutMs} ms after destroy(): ${left.join('; ')}`).toEqual([])
 }

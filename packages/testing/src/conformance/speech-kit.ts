@@ -38,14 +38,15 @@ export interface SpeechConformanceTiming {
    */
   quietMs?: number
   /**
-   * How long `destroy()` may take to release its sockets and timers, in ms (default 1 000): the
-   * suite compares `process.getActiveResourcesInfo()` with what was active before `make()`.
+   * How long `destroy()` may take to release its sockets and timers, in ms (default 1 000). The
+   * suite watches (with `node:async_hooks`) every timer and handle created from `make()` on, and
+   * fails if one still keeps the process alive after that, naming where it was created. A fake
+   * server's listening socket, and its side of the connections it accepted, are not counted.
    */
   releaseTimeoutMs?: number
   /**
-   * Resource types (as named by `process.getActiveResourcesInfo()`) not to count in the release
-   * check: e.g. `['TCPSocketWrap']` when a fake HTTP server keeps the server side of an idle
-   * keep-alive connection open after `destroy()`. Listening servers are never counted.
+   * Resource types (`node:async_hooks` names: `Timeout`, `TCPWRAP`, ...) not to count in that
+   * check. Default none.
    */
   ignoreResources?: string[]
 }
