@@ -1,6 +1,6 @@
 import { MockSTT, MockTTS, type MockTTSOptions, type MockUtterance } from '@openmic/core'
 import { describeSTTConformance, describeTTSConformance } from '../src/conformance/index.js'
-import { mockUtterance } from './mock-speech.js'
+import { mockUtterance, scriptMockTTS } from './mock-speech.js'
 
 describeSTTConformance('MockSTT', {
   partials: true,
@@ -20,9 +20,7 @@ describeTTSConformance('MockTTS', {
     const options: MockTTSOptions = { chunkMs: 40, chunkDelayMs: 5 }
     return {
       tts: new MockTTS(options),
-      next: (speak) => {
-        options.error = speak.kind === 'failure' ? new Error('Scripted TTS failure') : undefined
-      },
+      next: (speak) => scriptMockTTS(options, speak),
     }
   },
 })

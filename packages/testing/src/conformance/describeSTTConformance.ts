@@ -14,13 +14,16 @@ const DEFAULT_TRANSCRIPTS = ['hello there', 'what time is it', 'thank you very m
 /** Chunk sizes in bytes, cycled over: odd sizes cut samples in two across chunks. */
 const ODD_SIZES = [1, 3, 333, 7, 641, 1001, 2, 5]
 const BYTES_PER_MS = 32
+/** How late after its stall timeout a class may report `Failed` (timers, a loaded machine). */
+const STALL_MARGIN_MS = 1000
 
 /**
  * Declares vitest tests that any STT must pass: the contract documented on `STT` in
  * `@openmic/core`, checked from outside. One utterance gives its `Transcript` (after its
  * `Partial`s); one instance transcribes several utterances in order; audio cut at odd byte sizes
  * is heard the same; an empty utterance ends without hanging; a provider failure becomes `Failed`,
- * not a hang, and the next utterance works; `destroy()` (mid-utterance or right after creation)
+ * not a hang, and the next utterance works; a stalled provider is given up (with
+ * `stallTimeoutMs`); `destroy()` (mid-utterance or right after creation)
  * leaves no timer or socket and nothing is emitted after it; no promise rejection goes unhandled.
  *
  * `make` builds the STT for each test and scripts its provider (a fake server) utterance by
@@ -47,6 +50,7 @@ export function describeSTTConformance(name: string, options: STTConformanceOpti
     partials = false,
     failures = true,
     recovers = true,
+    stallTimeoutMs,
     transcripts = DEFAULT_TRANSCRIPTS,
     matchTranscript = sameText,
     timeoutMs = 5000,
@@ -246,6 +250,7 @@ export function describeSTTConformance(name: string, options: STTConformanceOpti
           timeoutMs,
           'Failed'
         )
+        await pause(quietMs)
         expect(tested.text(failing.mark), 'no transcript of the failed utterance').toBe('')
       },
       caseTimeout
@@ -268,6 +273,26 @@ export function describeSTTConformance(name: string, options: STTConformanceOpti
         await tested.say(first)
       },
       caseTimeout
+    )
+
+    it.skipIf(stallTimeoutMs === undefined)(
+      'gives a stalled provider up with Failed, within its timeout' +
+        skipped(stallTimeoutMs === undefined, 'no stallTimeoutMs'),
+      async () => {
+        const tested = await start()
+        const stalled = await tested.open({ kind: 'stall' })
+        await send(stalled, 0, stalled.audio.length, chunkSize)
+        stalled.stream.end()
+        const limit = stallTimeoutMs! + STALL_MARGIN_MS
+        await tested.log.until(
+          () => tested.log.since(stalled.mark, 'Failed').length > 0,
+          limit,
+          `Failed ${stallTimeoutMs} ms after the provider stalled`
+        )
+        await pause(quietMs)
+        expect(tested.text(stalled.mark), 'no transcript of the stalled utterance').toBe('')
+      },
+      caseTimeout + (stallTimeoutMs ?? 0)
     )
 
     it(

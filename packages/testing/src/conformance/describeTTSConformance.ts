@@ -17,6 +17,8 @@ const LONG = Array.from(
   (_, i) => `Sentence number ${i + 1} of a long answer is spoken now. `
 )
 const BYTES_PER_MS = 32
+/** How late after its stall timeout a class may report `Failed` (timers, a loaded machine). */
+const STALL_MARGIN_MS = 1000
 
 /**
  * Declares vitest tests that any TTS must pass: the contract documented on `TTS` in
@@ -25,7 +27,7 @@ const BYTES_PER_MS = 32
  * time; after `cancel()` mid-speech nothing more comes and the next `speak()` works; a new
  * `speak()` replaces the current one; `Words` (when the class has them) count from the start of
  * their `speak()`'s audio and lie within it; a provider failure becomes `Failed` without
- * `AudioEnd`; `destroy()` leaves no timer or socket and nothing is emitted after it; no promise
+ * `AudioEnd`, and so does a stalled provider (with `stallTimeoutMs`); `destroy()` leaves no timer or socket and nothing is emitted after it; no promise
  * rejection goes unhandled.
  *
  * `make` builds the TTS for each test and scripts its provider (a fake server) `speak()` by
@@ -49,6 +51,7 @@ export function describeTTSConformance(name: string, options: TTSConformanceOpti
     words = false,
     failures = true,
     recovers = true,
+    stallTimeoutMs,
     wordsToleranceMs = 100,
     minLevelDbfs = -50,
     timeoutMs = 5000,
@@ -318,6 +321,24 @@ export function describeTTSConformance(name: string, options: TTSConformanceOpti
         await tested.says(SHORT)
       },
       caseTimeout
+    )
+
+    it.skipIf(stallTimeoutMs === undefined)(
+      'gives a stalled provider up with Failed, within its timeout, without AudioEnd' +
+        skipped(stallTimeoutMs === undefined, 'no stallTimeoutMs'),
+      async () => {
+        const tested = await start()
+        const { mark, written } = await tested.speak(SHORT, { kind: 'stall' })
+        await written
+        await tested.log.until(
+          () => tested.log.since(mark, 'Failed').length > 0,
+          stallTimeoutMs! + STALL_MARGIN_MS,
+          `Failed ${stallTimeoutMs} ms after the provider stalled`
+        )
+        await pause(quietMs)
+        expect(tested.log.since(mark, 'AudioEnd'), 'no AudioEnd after Failed').toEqual([])
+      },
+      caseTimeout + (stallTimeoutMs ?? 0)
     )
 
     it(

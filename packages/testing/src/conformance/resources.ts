@@ -13,23 +13,25 @@ interface Tracked {
 
 /**
  * Watches the timers, sockets and other handles created from now on, to tell which of them are
- * still alive and keeping the process alive later. A fake server's side of a connection (a socket
- * its listening server accepted) is not counted: only what the code under test opened is.
+ * still alive and keeping the process alive later. What a fake server in the same process does
+ * (its listening socket, the connections it accepted, the timers it set while answering) is not
+ * counted: only what the code under test opened is.
  */
 export class ResourceWatch {
   private readonly alive = new Map<number, Tracked>()
-  private readonly servers = new Set<number>()
+  /** Listening servers and what came from them (accepted sockets, their timers...). */
+  private readonly serverSide = new Set<number>()
   /** Set while the watch creates its own timer, which is not counted. */
   private own = false
   private readonly hook = createHook({
     init: (id, type, triggerId, resource) => {
       if (this.own) return
-      if (SERVER_TYPES.has(type)) {
-        this.servers.add(id)
+      if (SERVER_TYPES.has(type) || this.serverSide.has(triggerId)) {
+        this.serverSide.add(id)
         return
       }
       const tracked = resource as Tracked['resource']
-      if (this.servers.has(triggerId) || typeof tracked.hasRef !== 'function') return
+      if (typeof tracked.hasRef !== 'function') return
       this.alive.set(id, {
         type,
         resource: tracked,
@@ -76,9 +78,11 @@ export class ResourceWatch {
 
 function caller(): string {
   const frames = (new Error().stack ?? '').split('\n').slice(1)
-  const frame = frames.find(
+  const outside = frames.filter(
     (line) => !line.includes('node:') && !line.includes('/conformance/resources.')
   )
+  // The caller's own code says more than the library it called (`ws`, `undici`...).
+  const frame = outside.find((line) => !line.includes('/node_modules/')) ?? outside[0]
   return frame?.trim().replace(/^at /, '') ?? 'an unknown place'
 }
 

@@ -15,6 +15,8 @@ export type STTConformanceUtterance =
   | { kind: 'empty' }
   /** The provider fails this utterance (an HTTP error, an in-band `error` event...). */
   | { kind: 'failure' }
+  /** The provider never answers this utterance (only asked when `stallTimeoutMs` is set). */
+  | { kind: 'stall' }
 
 /** The STT under test, built for one conformance test by {@link STTConformanceOptions.make}. */
 export interface STTConformanceSetup {
@@ -48,6 +50,12 @@ export interface STTConformanceOptions extends SpeechConformanceTiming {
   failures?: boolean
   /** The utterance after a failed one is transcribed as usual. Default true. */
   recovers?: boolean
+  /**
+   * The STT gives up a provider that stops answering after this long, in ms (its own timeout
+   * option, set to this value in `make()`): the suite scripts `{ kind: 'stall' }` and expects
+   * `Failed` within it. Default undefined: the stall test is skipped.
+   */
+  stallTimeoutMs?: number
   /**
    * Texts the tests ask for, at least three (default `hello there`, `what time is it`,
    * `thank you very much`). A real recognizer needs texts it recognizes from the audio `next()`

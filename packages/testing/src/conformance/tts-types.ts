@@ -7,6 +7,8 @@ export type TTSConformanceSpeak =
   | { kind: 'speech'; text: string }
   /** Fail (an HTTP error, an in-band `error` event...): the suite expects `Failed`. */
   | { kind: 'failure'; text: string }
+  /** Never answer (only asked when `stallTimeoutMs` is set): the suite expects `Failed`. */
+  | { kind: 'stall'; text: string }
 
 /** The TTS under test, built for one conformance test by {@link TTSConformanceOptions.make}. */
 export interface TTSConformanceSetup {
@@ -35,6 +37,12 @@ export interface TTSConformanceOptions extends SpeechConformanceTiming {
   failures?: boolean
   /** The `speak()` after a failed one is spoken as usual. Default true. */
   recovers?: boolean
+  /**
+   * The TTS gives up a provider that sends no audio after this long, in ms (its own timeout
+   * option, set to this value in `make()`): the suite scripts `{ kind: 'stall' }` and expects
+   * `Failed` within it, and no `AudioEnd`. Default undefined: the stall test is skipped.
+   */
+  stallTimeoutMs?: number
   /** How far a word's end may go past the end of the audio, in ms (default 100). */
   wordsToleranceMs?: number
   /** Quietest audio accepted as speech, RMS level in dBFS (default -50). */
