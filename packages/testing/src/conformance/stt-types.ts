@@ -72,7 +72,8 @@ export interface STTConformanceOptions extends SpeechConformanceTiming {
    * (default 2 000). It must give nothing else.
    */
   emptyTimeoutMs?: number
-  /** Audio chunk size, in ms (default 20), and the wait between chunks (default 0: none). */
+  /** Size of the audio chunks sent, in ms of audio (default 20). */
   chunkMs?: number
+  /** Wait between audio chunks, in ms (default 0: none; 20 with 20 ms chunks is real time). */
   chunkIntervalMs?: number
 }
