@@ -59,6 +59,12 @@ export class EventLog {
     return this.events.filter((event) => event.afterDestroy).map(describeEvent)
   }
 
+  /** Where the first event emitted after `destroy()` is in the log (its length if none). */
+  firstAfterDestroy(): number {
+    const index = this.events.findIndex((event) => event.afterDestroy)
+    return index < 0 ? this.events.length : index
+  }
+
   /** Resolves once `done()` is true (checked after each event); rejects after `timeoutMs`. */
   until(done: () => boolean, timeoutMs: number, what: string): Promise<void> {
     return this.wait(done, timeoutMs).then((met) => {
@@ -115,5 +121,5 @@ function describeEvent({ name, args, afterDestroy }: LoggedEvent): string {
 /** Fails if anything was emitted after `destroy()`. */
 export function expectNothingAfterDestroy(log: EventLog): void {
   const late = log.afterDestroy()
-  expect(late, `emitted after destroy(): ${late.join(', ')}`).toEqual([])
+  expect(late, `emitted after destroy(): ${log.summary(log.firstAfterDestroy())}`).toEqual([])
 }
