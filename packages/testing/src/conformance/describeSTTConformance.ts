@@ -23,7 +23,8 @@ const STALL_MARGIN_MS = 1000
  * `Partial`s); one instance transcribes several utterances in order; audio cut at odd byte sizes
  * is heard the same; an empty utterance ends without hanging; a provider failure becomes `Failed`,
  * not a hang, and the next utterance works; a stalled provider is given up (with
- * `stallTimeoutMs`); `destroy()` (mid-utterance or right after creation)
+ * `stallTimeoutMs`); a connection the provider closed is opened again (with `reconnects`);
+ * `destroy()` (mid-utterance or right after creation)
  * leaves no timer or socket and nothing is emitted after it; no promise rejection goes unhandled.
  *
  * `make` builds the STT for each test and scripts its provider (a fake server) utterance by
@@ -51,6 +52,7 @@ export function describeSTTConformance(name: string, options: STTConformanceOpti
     failures = true,
     recovers = true,
     stallTimeoutMs,
+    reconnects = false,
     transcripts = DEFAULT_TRANSCRIPTS,
     matchTranscript = sameText,
     timeoutMs = 5000,
@@ -271,6 +273,22 @@ export function describeSTTConformance(name: string, options: STTConformanceOpti
           'Failed'
         )
         await tested.say(first)
+      },
+      caseTimeout
+    )
+
+    it.skipIf(!reconnects)(
+      'transcribes the utterance after the provider closed the connection' +
+        skipped(!reconnects, 'reconnects: false'),
+      async () => {
+        const tested = await start()
+        const { closeConnection } = tested.setup
+        if (!closeConnection) throw new Error('reconnects: true needs setup.closeConnection()')
+        await tested.say(first)
+        await closeConnection()
+        await pause(quietMs) // the close reaches the class, idle between utterances
+        await tested.say(second)
+        expect(tested.log.since(0, 'Failed'), 'Failed').toEqual([])
       },
       caseTimeout
     )

@@ -29,6 +29,11 @@ export interface STTConformanceSetup {
    * there is nothing to script.
    */
   next?(utterance: STTConformanceUtterance): Buffer | void | Promise<Buffer | void>
+  /**
+   * Makes the provider close its connection now, between two utterances, as a provider may
+   * (a close 1000 after a session limit, a restart). Needed with `reconnects: true`.
+   */
+  closeConnection?(): void | Promise<void>
   /** Releases what `make()` started (a fake server...), after the STT was destroyed. */
   teardown?(): void | Promise<void>
 }
@@ -50,6 +55,12 @@ export interface STTConformanceOptions extends SpeechConformanceTiming {
   failures?: boolean
   /** The utterance after a failed one is transcribed as usual. Default true. */
   recovers?: boolean
+  /**
+   * The class keeps a connection to its provider and opens it again for the next utterance when
+   * the provider closed it: the suite calls `closeConnection()` between two utterances and
+   * expects the second one transcribed, with no `Failed`. Default false: the test is skipped.
+   */
+  reconnects?: boolean
   /**
    * The STT gives up a provider that stops answering after this long, in ms (its own timeout
    * option, set to this value in `make()`): the suite scripts `{ kind: 'stall' }` and expects

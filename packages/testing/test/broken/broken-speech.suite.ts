@@ -89,6 +89,36 @@ sttSuite(
     })(scripted(script))
 )
 
+/**
+ * A MockSTT behind a connection the provider can close. `reopens`: the next utterance opens it
+ * again (sound); else it is never answered (broken).
+ */
+function connectionSuite(name: string, reopens: boolean) {
+  describeSTTConformance(name, {
+    ...fast,
+    reconnects: true,
+    make: () => {
+      const script: MockUtterance[] = []
+      let open = true
+      const stt = new (class extends MockSTT {
+        override transcribe(audio: Readable): void {
+          if (!open && reopens) open = true
+          if (open) super.transcribe(audio)
+          else audio.resume()
+        }
+      })(scripted(script))
+      return {
+        stt,
+        next: (utterance) => void script.push(mockUtterance(utterance)),
+        closeConnection: () => void (open = false),
+      }
+    },
+  })
+}
+
+connectionSuite('ReconnectingSTT', true)
+connectionSuite('StaysClosedSTT', false)
+
 ttsSuite('OddTTS', (options) =>
   distort(new MockTTS(options), (event, args) =>
     event === 'Audio' ? [[(args[0] as Buffer).subarray(1)]] : [args]
