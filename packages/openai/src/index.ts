@@ -7,3 +7,7 @@ export type {
   OpenaiResponsesSettings,
 } from './types.js'
 export { OpenaiStreamError } from './errors/OpenaiStreamError.js'
+
+// Text-to-speech
+export { OpenaiTTS } from './tts/index.js'
+export type { OpenaiTTSOptions, OpenaiTTSError } from './tts/index.js'
