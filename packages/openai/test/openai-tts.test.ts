@@ -194,6 +194,34 @@ describe('OpenaiTTS failures', () => {
     }
   })
 
+  it('waits what retry-after asks before the retry, but never more than a second', async () => {
+    const { fake } = server
+    fake.replyError(429, undefined, { retryAfter: 30 })
+    const tts = makeTTS(fake)
+    const heard = listen(tts)
+    const start = performance.now()
+    speak(tts, 'Hello there.')
+    await fake.waitForRequests(2)
+    expect(performance.now() - start).toBeGreaterThanOrEqual(990)
+    expect(performance.now() - start).toBeLessThan(2000)
+    expect(await heard.ended).toBe('AudioEnd')
+  })
+
+  it('fails, without retrying, on a 200 answer that is not audio', async () => {
+    const { fake } = server
+    fake.replyAudio({
+      audio: Buffer.from('{"ok":true}'),
+      headers: { 'content-type': 'application/json' },
+    })
+    const tts = makeTTS(fake)
+    const heard = listen(tts)
+    speak(tts, 'Hello there.')
+    expect(await heard.ended).toBe('Failed')
+    expect(heard.failure.message).toBe('OpenaiTTS: HTTP 200 without audio (application/json)')
+    expect(heard.events).toEqual(['Failed'])
+    expect(fake.requests).toHaveLength(1)
+  })
+
   it('fails when the retry fails too', async () => {
     const { fake } = server
     fake.replyError(500).replyError(502)

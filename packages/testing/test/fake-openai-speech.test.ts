@@ -79,7 +79,7 @@ describe('createFakeOpenaiSpeech', () => {
       body: JSON.stringify({ model: 'm', voice: 'alloy', input: 'Hi.', response_format: 'pcm' }),
     })
     expect(unauthorized.status).toBe(401)
-    expect((await unauthorized.json()).error.code).toBe('invalid_api_key')
+    expect(((await unauthorized.json()) as any).error.code).toBe('invalid_api_key')
     const mp3: any = await speech('Hi.', { response_format: 'mp3' }).catch((e) => e)
     expect(mp3.status).toBe(400)
     const empty: any = await speech('').catch((e) => e)

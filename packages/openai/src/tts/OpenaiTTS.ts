@@ -89,7 +89,11 @@ export class OpenaiTTS extends SentenceTTS {
     )
     const type = response?.headers.get('content-type') ?? ''
     if (!response?.body || /json|^text\//.test(type)) {
-      throw new Error(`HTTP ${response?.status ?? 204} without audio (${type || 'no body'})`)
+      // A server that answers this way (a misconfigured gateway...) would answer it again.
+      const error = new Error(
+        `HTTP ${response?.status ?? 204} without audio (${type || 'no body'})`
+      )
+      throw Object.assign(error, { retryable: false })
     }
     const to16k = new Resampler({ fromRate: OPENAI_PCM_RATE, toRate: CALL_RATE })
     for await (const chunk of readChunks(response.body)) {

@@ -26,5 +26,7 @@ export function toTTSError(error: unknown): OpenaiTTSError {
     })
   }
   const message = error instanceof Error ? error.message : String(error)
-  return new Error(`OpenaiTTS: ${message}`, { cause: error })
+  const failure = new Error(`OpenaiTTS: ${message}`, { cause: error })
+  const { retryable } = (error ?? {}) as { retryable?: unknown }
+  return typeof retryable === 'boolean' ? Object.assign(failure, { retryable }) : failure
 }
