@@ -72,11 +72,6 @@ export class FakeOpenaiSpeech {
     return this.queue.length
   }
 
-  /** Connections open right now (a cancelled client closes its own). */
-  get openConnections(): number {
-    return this.sockets.size
-  }
-
   /** Queues replies, used one per request in order. */
   enqueue(...replies: FakeOpenaiSpeechReply[]): this {
     this.queue.push(...replies)
