@@ -89,6 +89,7 @@ export class OpenaiTTS extends SentenceTTS {
     )
     const type = response?.headers.get('content-type') ?? ''
     if (!response?.body || /json|^text\//.test(type)) {
+      await response?.body?.cancel().catch(() => {})
       // A server that answers this way (a misconfigured gateway...) would answer it again.
       const error = new Error(
         `HTTP ${response?.status ?? 204} without audio (${type || 'no body'})`
