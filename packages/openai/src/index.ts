@@ -12,3 +12,6 @@ export { OpenaiStreamError } from './errors/OpenaiStreamError.js'
 export { OpenaiSTT } from './stt/OpenaiSTT.js'
 export type { OpenaiSTTOptions } from './stt/options.js'
 export { OpenaiSTTError } from './stt/OpenaiSTTError.js'
+// Text-to-speech
+export { OpenaiTTS } from './tts/index.js'
+export type { OpenaiTTSOptions, OpenaiTTSError } from './tts/index.js'

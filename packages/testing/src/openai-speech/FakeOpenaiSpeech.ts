@@ -1,0 +1,213 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+import { performance } from 'node:perf_hooks'
+import { playSpeech } from './play-speech.js'
+import { speechErrorBody, openaiSpeechRequestProblem } from './speech-request-problem.js'
+import type {
+  FakeOpenaiSpeechAudio,
+  FakeOpenaiSpeechReply,
+  RecordedOpenaiSpeechRequest,
+} from './types.js'
+
+/** Options of {@link createFakeOpenaiSpeech}. */
+export interface FakeOpenaiSpeechOptions {
+  /**
+   * Answer to requests when nothing is scripted (default `{ type: 'audio' }`: a tone as long as
+   * the input text says, see `msPerCharacter`). Can be changed later with `defaultReply`.
+   */
+  defaultReply?: FakeOpenaiSpeechReply
+  /** Length of the default tone per character of input, in ms (default 60: about speech rate). */
+  msPerCharacter?: number
+}
+
+/**
+ * A fake OpenAI speech API: a real HTTP server on 127.0.0.1 answering `POST /v1/audio/speech` as
+ * OpenAI does for `response_format: 'pcm'`: HTTP 200 and a streamed `application/octet-stream`
+ * body of PCM16 mono 24 kHz. Each request gets the next scripted reply (time to first byte, chunk
+ * pacing, HTTP errors, stalls, resets), else `defaultReply`. Every request is recorded with what
+ * was answered. Requests the real API refuses (no key, missing fields) get its HTTP error, and
+ * the scripted reply stays queued.
+ */
+export class FakeOpenaiSpeech {
+  /** Every request received, in order. */
+  readonly requests: RecordedOpenaiSpeechRequest[] = []
+  /** Answer to requests when nothing is scripted. */
+  defaultReply: FakeOpenaiSpeechReply
+  private readonly msPerCharacter: number
+  private readonly queue: FakeOpenaiSpeechReply[] = []
+  private readonly sockets = new Set<Socket>()
+  private readonly server: Server
+  private port = 0
+
+  constructor(options: FakeOpenaiSpeechOptions = {}) {
+    this.defaultReply = options.defaultReply ?? { type: 'audio' }
+    this.msPerCharacter = options.msPerCharacter ?? 60
+    this.server = createServer((req, res) => {
+      // A client that goes away while its body is read must not become an unhandled rejection.
+      this.handle(req, res).catch(() => res.destroy())
+    })
+    this.server.on('connection', (socket) => {
+      this.sockets.add(socket)
+      socket.on('close', () => this.sockets.delete(socket))
+    })
+  }
+
+  /** Starts listening on a free port of 127.0.0.1. */
+  async listen(): Promise<this> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject)
+      this.server.listen(0, '127.0.0.1', () => resolve())
+    })
+    this.port = (this.server.address() as AddressInfo).port
+    return this
+  }
+
+  /** `http://127.0.0.1:<port>/v1`: pass it as the OpenAI client's `baseURL`. */
+  get baseURL(): string {
+    return `http://127.0.0.1:${this.port}/v1`
+  }
+
+  /** How many scripted replies are still waiting for a request. */
+  get pending(): number {
+    return this.queue.length
+  }
+
+  /** Queues replies, used one per request in order. */
+  enqueue(...replies: FakeOpenaiSpeechReply[]): this {
+    this.queue.push(...replies)
+    return this
+  }
+
+  /** Queues a 200 answer with audio (default: the tone of the input text). */
+  replyAudio(options: FakeOpenaiSpeechAudio = {}): this {
+    return this.enqueue({ type: 'audio', ...options })
+  }
+
+  /** Queues an HTTP error: status, JSON body (default: OpenAI's error body) and `retry-after`. */
+  replyError(
+    status: number,
+    body?: unknown,
+    options: { retryAfter?: number; headers?: Record<string, string>; delayMs?: number } = {}
+  ): this {
+    return this.enqueue({ type: 'error', status, body, ...options })
+  }
+
+  /** Resolves once `count` requests were received (polling every few ms). */
+  async waitForRequests(count: number, timeoutMs = 5000): Promise<RecordedOpenaiSpeechRequest[]> {
+    const start = Date.now()
+    while (this.requests.length < count) {
+      if (Date.now() - start > timeoutMs) {
+        throw new Error(`Fake speech server: ${this.requests.length} of ${count} requests received`)
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2))
+    }
+    return this.requests.slice(0, count)
+  }
+
+  /** How long the default tone for `input` lasts, in ms (`msPerCharacter` per character). */
+  toneDurationMs(input: string): number {
+    return input.length * this.msPerCharacter
+  }
+
+  /** Forgets the scripted replies and the recorded requests; `defaultReply` is kept. */
+  reset(): void {
+    this.queue.length = 0
+    this.requests.length = 0
+  }
+
+  /** Stops the server, closing open connections (stalled responses included). */
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy()
+    await new Promise<void>((resolve) => this.server.close(() => resolve()))
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let ended = false
+    let resetByServer = false
+    let markClosed!: () => void
+    const closed = new Promise<void>((resolve) => (markClosed = resolve))
+    const rawBody = await readBody(req)
+    const path = (req.url ?? '/').split('?')[0]!
+    const request: RecordedOpenaiSpeechRequest = {
+      method: req.method ?? 'GET',
+      path,
+      headers: req.headers,
+      body: parseBody(rawBody),
+      rawBody,
+      aborted: false,
+      finished: closed,
+      audioBytes: 0,
+    }
+    this.requests.push(request)
+    res.on('finish', () => (ended = true))
+    res.on('close', () => {
+      if (!ended && !resetByServer) request.aborted = true
+      markClosed()
+    })
+    const reset = async () => {
+      resetByServer = true
+      const socket = res.socket
+      if (!socket) return
+      // Let what was written reach the client first, then cut the connection.
+      await new Promise<void>((resolve) => socket.write('', () => resolve()))
+      socket.destroy()
+    }
+    if (request.method !== 'POST' || path !== '/v1/audio/speech') {
+      const message = `Fake speech server: no route for ${request.method} ${path}`
+      return sendJson(res, 404, speechErrorBody(message))
+    }
+    const problem = openaiSpeechRequestProblem(req.headers, request.body)
+    if (problem) return sendJson(res, problem.status, problem.body)
+    const reply = this.queue.shift() ?? this.defaultReply
+    try {
+      await playSpeech(reply, {
+        request,
+        res,
+        closed,
+        reset,
+        tone: (input) => this.toneDurationMs(input),
+        now: () => performance.now(),
+      })
+    } catch (error) {
+      res.destroy(error as Error)
+    }
+  }
+}
+
+/**
+ * Starts a fake OpenAI speech API on 127.0.0.1. Script each reply, point the client at
+ * `baseURL`, and read what it sent in `requests`.
+ *
+ * @example
+ * const fake = await createFakeOpenaiSpeech()
+ * fake.replyAudio({ firstByteMs: 200, chunkDelayMs: 'realtime' })
+ * fake.replyError(401)
+ * const client = new OpenAI({ apiKey: 'test', baseURL: fake.baseURL })
+ * // ... then: fake.requests[0].body.input, fake.requests[0].aborted
+ * await fake.close()
+ */
+export async function createFakeOpenaiSpeech(
+  options: FakeOpenaiSpeechOptions = {}
+): Promise<FakeOpenaiSpeech> {
+  return new FakeOpenaiSpeech(options).listen()
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' })
+  res.end(JSON.stringify(body))
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of req) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+function parseBody(raw: string): unknown {
+  if (raw === '') return undefined
+  try {
+    return JSON.parse(raw)
+  } catch {
+    return raw
+  }
+}
