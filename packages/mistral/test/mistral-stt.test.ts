@@ -153,7 +153,9 @@ describe('MistralSTT: failures', () => {
     say(stt, chunk(1))
     await waitForEnds(1)
     expect(ends()[0]!.type).toBe('Failed')
-    expect((ends()[0]!.value as Error).message).toMatch(/^MistralSTT: connection closed \(code 1000/)
+    expect((ends()[0]!.value as Error).message).toMatch(
+      /^MistralSTT: connection closed \(code 1000/
+    )
     say(stt, chunk(2))
     await waitForEnds(2)
     expect(ends()[1]).toEqual({ type: 'Transcript', value: 'Back again' })

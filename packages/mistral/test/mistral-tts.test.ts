@@ -1,9 +1,5 @@
 import { Resampler } from '@openmic/core/provider'
-import {
-  createFakeMistralSpeech,
-  float32Sine,
-  type FakeMistralSpeech,
-} from '@openmic/testing'
+import { createFakeMistralSpeech, float32Sine, type FakeMistralSpeech } from '@openmic/testing'
 import { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
