@@ -4,7 +4,8 @@ import type {
   TranscriptionStreamTextDelta,
 } from '@mistralai/mistralai/extra/realtime'
 import WebSocket from 'ws'
-import { errorBodyMessage, MistralSTTError } from './errors.js'
+import { errorBodyMessage } from '../errors/error-body-message.js'
+import { MistralSTTError } from './errors.js'
 
 /** What a {@link RealtimeSocket} reports to its owner. */
 export interface RealtimeSocketEvents {

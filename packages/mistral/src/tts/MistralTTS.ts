@@ -1,5 +1,4 @@
 import { Mistral } from '@mistralai/mistralai'
-import { MistralError } from '@mistralai/mistralai/models/errors'
 import { CompleteAcceptEnum } from '@mistralai/mistralai/sdk/speech.js'
 import { Resampler, SentenceTTS } from '@openmic/core/provider'
 import {
@@ -8,7 +7,7 @@ import {
   MISTRAL_TTS_SAMPLE_RATE,
   type MistralTTSOptions,
 } from './types.js'
-import { errorBodyMessage } from '../stt/errors.js'
+import { messageOf, toMistralTTSError } from './errors.js'
 
 /**
  * Text-to-speech with Mistral's Voxtral speech API, through the official SDK:
@@ -79,32 +78,4 @@ export class MistralTTS extends SentenceTTS {
     }
     yield to16k.end()
   }
-}
-
-/** An error naming MistralTTS and the HTTP status, keeping the SDK's error as its cause. */
-export class MistralTTSError extends Error {
-  override readonly name = 'MistralTTSError'
-  constructor(
-    message: string,
-    /** The HTTP status of the failed request, when there was a response. */
-    readonly status?: number,
-    options?: ErrorOptions
-  ) {
-    super(`MistralTTS: ${message}`, options)
-  }
-}
-
-function toMistralTTSError(error: unknown): unknown {
-  if (error instanceof MistralError) {
-    const detail = errorBodyMessage(error.body) || error.message
-    return new MistralTTSError(`HTTP ${error.statusCode} ${detail}`, error.statusCode, {
-      cause: error,
-    })
-  }
-  if (error instanceof Error && error.name === 'AbortError') return error
-  return new MistralTTSError(`request failed (${messageOf(error)})`, undefined, { cause: error })
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }
