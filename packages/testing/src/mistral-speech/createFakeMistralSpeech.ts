@@ -1,5 +1,5 @@
 import { FakeSseServer, type FakeSseServerOptions } from '../sse-server/FakeSseServer.js'
-import type { FakePart } from '../sse-server/types.js'
+import type { FakePart, FakeResponse } from '../sse-server/types.js'
 import { mistralSpeechDialect, speechAudioDelta } from './speech-dialect.js'
 
 /** The sample rate of Mistral's `pcm` speech: float32 little-endian samples, mono. */
@@ -42,25 +42,12 @@ export class FakeMistralSpeech extends FakeSseServer {
    * `speech.audio.delta` events, then `speech.audio.done`.
    */
   replySpeech(samples: Float32Array, options: FakeSpeechOptions = {}): this {
-    const bytes = Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength)
-    return this.replyAudioBytes(bytes, options)
+    return this.enqueue(speechResponse(samples, options))
   }
 
   /** Same as {@link replySpeech} with the audio as raw bytes, cut anywhere (even mid-sample). */
   replyAudioBytes(audio: Uint8Array, options: FakeSpeechOptions = {}): this {
-    const count = Math.max(1, options.chunks ?? 4)
-    const size = Math.ceil(audio.length / count)
-    const parts: FakePart[] = []
-    if (options.firstEventDelayMs) parts.push({ type: 'delay', ms: options.firstEventDelayMs })
-    for (let i = 0, offset = 0; offset < audio.length || i === 0; i++, offset += size) {
-      if (i === options.stallAfter) return this.replyParts([...parts, { type: 'stall' }])
-      if (i === options.resetAfter) return this.replyParts([...parts, { type: 'reset' }])
-      if (i > 0 && options.chunkDelayMs) parts.push({ type: 'delay', ms: options.chunkDelayMs })
-      parts.push({ type: 'event', data: speechAudioDelta(audio.subarray(offset, offset + size)) })
-    }
-    if (options.stallAfter !== undefined) parts.push({ type: 'stall' })
-    if (options.resetAfter !== undefined) parts.push({ type: 'reset' })
-    return this.replyParts(parts)
+    return this.enqueue(speechResponse(audio, options))
   }
 
   /** Queues a response that never starts (no status line): the client must give up. */
@@ -72,6 +59,31 @@ export class FakeMistralSpeech extends FakeSseServer {
   replyReset(): this {
     return this.enqueue({ type: 'reset' })
   }
+}
+
+/**
+ * The response of a fake speech request: `audio` (float32 samples at 24 kHz, or their bytes) as
+ * `speech.audio.delta` events, then `speech.audio.done`. Queue it, or give it as the server's
+ * `fallback` to answer every request with speech.
+ */
+export function speechResponse(
+  audio: Float32Array | Uint8Array,
+  options: FakeSpeechOptions = {}
+): FakeResponse {
+  const bytes = new Uint8Array(audio.buffer, audio.byteOffset, audio.byteLength)
+  const count = Math.max(1, options.chunks ?? 4)
+  const size = Math.ceil(bytes.length / count)
+  const parts: FakePart[] = []
+  if (options.firstEventDelayMs) parts.push({ type: 'delay', ms: options.firstEventDelayMs })
+  for (let i = 0, offset = 0; offset < bytes.length || i === 0; i++, offset += size) {
+    if (i === options.stallAfter) return { type: 'stream', parts: [...parts, { type: 'stall' }] }
+    if (i === options.resetAfter) return { type: 'stream', parts: [...parts, { type: 'reset' }] }
+    if (i > 0 && options.chunkDelayMs) parts.push({ type: 'delay', ms: options.chunkDelayMs })
+    parts.push({ type: 'event', data: speechAudioDelta(bytes.subarray(offset, offset + size)) })
+  }
+  if (options.stallAfter !== undefined) parts.push({ type: 'stall' })
+  if (options.resetAfter !== undefined) parts.push({ type: 'reset' })
+  return { type: 'stream', parts }
 }
 
 /**
