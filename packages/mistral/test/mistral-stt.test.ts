@@ -88,6 +88,46 @@ describe('MistralSTT: utterances', () => {
     expect(fake.flushes).toEqual([Buffer.concat([chunk(1), chunk(2)]), chunk(3)])
   })
 
+  it('matches each transcript to its utterance when the next one starts before it came', async () => {
+    const fake = await fakeRealtime()
+    fake
+      .replyTranscript('First answer', { delayMs: 80, deltas: ['First', ' answer'] })
+      .replyTranscript('Second answer', { deltas: ['Second', ' answer'] })
+    const { stt, events, waitForEnds } = sttOn(fake)
+    say(stt, chunk(1))
+    await fake.waitForFlushes(1)
+    say(stt, chunk(2))
+    await waitForEnds(2)
+    expect(events).toEqual([
+      { type: 'Partial', value: 'First' },
+      { type: 'Partial', value: 'First answer' },
+      { type: 'Transcript', value: 'First answer' },
+      { type: 'Partial', value: 'Second' },
+      { type: 'Partial', value: 'Second answer' },
+      { type: 'Transcript', value: 'Second answer' },
+    ])
+    expect(fake.flushes).toEqual([chunk(1), chunk(2)])
+  })
+
+  it("holds an overlapping utterance's audio until the one before it ended", async () => {
+    const fake = await fakeRealtime()
+    fake.replyTranscript('One').replyTranscript('Two')
+    const { stt, waitForEnds, ends } = sttOn(fake)
+    await fake.waitForSessions(1)
+    const first = utterance()
+    stt.transcribe(first)
+    first.write(chunk(1))
+    const second = utterance()
+    stt.transcribe(second)
+    second.write(chunk(2))
+    second.end()
+    first.write(chunk(3))
+    first.end()
+    await waitForEnds(2)
+    expect(ends().map((e) => e.value)).toEqual(['One', 'Two'])
+    expect(fake.flushes).toEqual([Buffer.concat([chunk(1), chunk(3)]), chunk(2)])
+  })
+
   it('sends audio that arrives while the session opens once, in order, once it is ready', async () => {
     const fake = await fakeRealtime({ sessionCreatedDelayMs: 80 })
     fake.replyTranscript('Early words')

@@ -26,6 +26,7 @@ export class FakeRealtimeSession {
   /** Resolves when the socket is closed, whoever closed it. */
   readonly closed: Promise<void>
   private pending: Buffer[] = []
+  private replying: Promise<void> = Promise.resolve()
   private created = false
   private audioStarted = false
   private markClosed!: () => void
@@ -179,7 +180,9 @@ export class FakeRealtimeSession {
       case 'input_audio.flush': {
         this.flushes.push(Buffer.concat(this.pending))
         this.pending = []
-        void this.play(this.onFlush(this))
+        // Like the real API, utterances are answered in order: a reply waits for the one before.
+        const parts = this.onFlush(this)
+        this.replying = this.replying.then(() => this.play(parts))
         return
       }
       case 'input_audio.end':
