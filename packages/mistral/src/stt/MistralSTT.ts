@@ -2,6 +2,7 @@ import { STT } from '@openmic/core'
 import type { Readable } from 'node:stream'
 import { MistralSTTError } from './errors.js'
 import { RealtimeSocket } from './realtime-socket.js'
+import { realtimeURL } from './realtime-url.js'
 import {
   DEFAULT_MISTRAL_STT_MODEL,
   MISTRAL_STT_SAMPLE_RATE,
@@ -134,16 +135,9 @@ export class MistralSTT extends STT {
   private connect(): void {
     if (this.destroyed) return
     const { options } = this
-    const url = new URL(
-      'v1/audio/transcriptions/realtime',
-      withSlash(options.serverURL ?? 'https://api.mistral.ai')
-    )
-    url.protocol =
-      url.protocol === 'http:' ? 'ws:' : url.protocol === 'https:' ? 'wss:' : url.protocol
-    url.searchParams.set('model', options.model ?? DEFAULT_MISTRAL_STT_MODEL)
     const socket: RealtimeSocket = new RealtimeSocket(
       {
-        url: url.toString(),
+        url: realtimeURL(options.serverURL, options.model ?? DEFAULT_MISTRAL_STT_MODEL),
         apiKey: options.apiKey ?? process.env.MISTRAL_API_KEY ?? '',
         session: {
           audio_format: {
@@ -219,8 +213,4 @@ export class MistralSTT extends STT {
     utterance.detach()
     utterance.queue.length = 0
   }
-}
-
-function withSlash(base: string): string {
-  return base.endsWith('/') ? base : `${base}/`
 }
