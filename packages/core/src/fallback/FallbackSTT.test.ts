@@ -91,4 +91,23 @@ describe('FallbackSTT', () => {
     await tick()
     expect(events).toEqual(['P:hi', 'T:hi you'])
   })
+
+  it('says nothing more of an utterance once the last STT failed it, even if it answers late', async () => {
+    const slow = new MockSTT({ utterances: [{ transcripts: 'too late', delayMs: 150 }, 'next'] })
+    const stt = new FallbackSTT({ factories: [() => slow], transcriptTimeoutMs: 30 })
+    const heard: string[] = []
+    stt.on('Transcript', (text) => heard.push(text))
+    stt.on('Failed', () => heard.push('failed'))
+    const first = new PassThrough()
+    stt.transcribe(first)
+    first.end(Buffer.alloc(640))
+    await tick(250)
+    expect(heard).toEqual(['failed'])
+    const second = new PassThrough()
+    stt.transcribe(second)
+    second.end(Buffer.alloc(640))
+    await tick()
+    expect(heard).toEqual(['failed', 'next'])
+    stt.destroy()
+  })
 })

@@ -29,6 +29,8 @@ interface PendingUtterance {
 export class FallbackSTT extends STT {
   private readonly chain: ProviderChain<STT>
   private pending?: PendingUtterance
+  /** The last STT failed this utterance: what it still says of it is dropped. */
+  private gaveUp = false
 
   constructor(private readonly options: FallbackSTTOptions) {
     super()
@@ -42,6 +44,7 @@ export class FallbackSTT extends STT {
 
   transcribe(audio: Readable): void {
     this.settle()
+    this.gaveUp = false
     const pending: PendingUtterance = { chunks: [], ended: false, input: new PassThrough() }
     this.pending = pending
     audio.on('data', (chunk: Buffer) => {
@@ -68,7 +71,7 @@ export class FallbackSTT extends STT {
   private wire(stt: STT): void {
     if (this.logger && !stt.logger) stt.logger = this.logger
     stt.on('Transcript', (text) => {
-      if (stt !== this.chain.active) return
+      if (stt !== this.chain.active || this.gaveUp) return
       const pending = this.pending
       if (pending) {
         // What was heard so far is covered; an ended utterance is done.
@@ -78,7 +81,7 @@ export class FallbackSTT extends STT {
       this.emit('Transcript', text)
     })
     stt.on('Partial', (text) => {
-      if (stt === this.chain.active) this.emit('Partial', text)
+      if (stt === this.chain.active && !this.gaveUp) this.emit('Partial', text)
     })
     stt.on('Failed', (error) => {
       if (stt === this.chain.active) this.fail(error)
@@ -97,6 +100,8 @@ export class FallbackSTT extends STT {
     if (!this.chain.hasNext) {
       this.log('Last STT failed:', error)
       this.settle()
+      // Failed means no (further) transcript of this utterance, even if a slow STT answers late.
+      this.gaveUp = true
       this.emit('Failed', error)
       return
     }

@@ -102,4 +102,17 @@ describe('FallbackTTS', () => {
     // the second one's words start after the 100 ms already heard.
     expect(words).toEqual(['Spoken@0', 'now.@70', 'Later.@100'])
   })
+
+  it('cancels the last TTS when giving it up: a stalled request does not go on', async () => {
+    const slow = new MockTTS({ firstAudioDelayMs: 150 })
+    const tts = new FallbackTTS({ factories: [() => slow], firstAudioTimeoutMs: 30 })
+    const events = listen(tts)
+    let synthesized = 0
+    slow.on('Audio', () => synthesized++)
+    tts.speak(Readable.from(['Hello there.']))
+    await tick(250)
+    expect(events).toEqual(['failed'])
+    expect(synthesized).toBe(0)
+    tts.destroy()
+  })
 })

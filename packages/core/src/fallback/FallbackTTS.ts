@@ -146,6 +146,12 @@ export class FallbackTTS extends TTS {
     if (!this.chain.hasNext) {
       this.log('Last TTS failed:', error)
       this.stopJob()
+      // Given up on (a stall): its request must not go on synthesizing audio nobody hears.
+      try {
+        this.chain.active.cancel()
+      } catch (cancelError) {
+        this.log('Cancelling the failed TTS failed:', cancelError)
+      }
       this.emit('Failed', error)
       return
     }

@@ -29,8 +29,9 @@ export interface LocalTTSOptions {
  * streams in, and each sentence is synthesized as soon as it is complete, so the first audio comes
  * after the first sentence, not after the whole answer. Emits `Audio` (PCM16 mono 16 kHz) chunks,
  * then `AudioEnd` once the text ended and all its audio was emitted. `cancel()` stops at once: no
- * `Audio` of the cancelled text is emitted afterwards. A `speak()` while speaking is queued after
- * the current text. `destroy()` gives the worker back for the next `LocalTTS` (one is kept).
+ * `Audio` of the cancelled text is emitted afterwards. A `speak()` while speaking replaces the
+ * current text (as `cancel()` then `speak()`). `destroy()` gives the worker back for the next
+ * `LocalTTS` (one is kept).
  *
  * @throws {LocalSetupError} when `libflite1` is not installed.
  *
@@ -44,7 +45,8 @@ export class LocalTTS extends TTS {
   private readonly workerData: TtsWorkerData
   private readonly maxSentenceLength: number
   private readonly chunkBytes: number
-  private jobs: SpeakJob[] = []
+  /** The text being spoken. */
+  private job?: SpeakJob
   /** The sentence being synthesized (one at a time, so cancel never waits for queued work). */
   private inFlight?: number
   private destroyed = false
@@ -71,27 +73,25 @@ export class LocalTTS extends TTS {
 
   speak(text: Readable): void {
     if (this.destroyed) return
+    this.stop()
     const failure = this.host.error
     if (failure) {
       process.nextTick(() => this.emit('Failed', failure))
       return
     }
-    const job = new SpeakJob(
+    const job: SpeakJob = new SpeakJob(
       text,
       this.maxSentenceLength,
-      () => this.pump(),
-      (error) => this.emit('Failed', error)
+      () => this.job === job && this.pump(),
+      (error) => this.job === job && this.emit('Failed', error)
     )
-    this.jobs.push(job)
+    this.job = job
     this.pump()
   }
 
   cancel(): void {
-    this.epoch++
-    for (const job of this.jobs) job.detach()
-    this.jobs = []
-    this.settleInFlight()
-    this.log('Cancelled')
+    if (this.job) this.log('Cancelled')
+    this.stop()
   }
 
   override destroy(): void {
@@ -101,22 +101,28 @@ export class LocalTTS extends TTS {
     pool.giveBack(this.workerData, this.host)
   }
 
+  /** Drops the current text and the sentence in flight: none of their audio is emitted. */
+  private stop() {
+    this.epoch++
+    this.job?.detach()
+    this.job = undefined
+    this.settleInFlight()
+  }
+
   /** Sends the next sentence to the worker, or ends the current job. */
   private pump() {
-    while (this.inFlight === undefined) {
-      const job = this.jobs[0]
-      if (!job) return
-      const text = job.sentences.shift()
-      if (text !== undefined) {
-        this.inFlight = ++lastId
-        this.host.hold()
-        this.host.post({ type: 'speak', id: this.inFlight, text })
-        return
-      }
-      if (!job.ended) return
-      this.jobs.shift()
-      this.emit('AudioEnd')
+    const job = this.job
+    if (!job || this.inFlight !== undefined) return
+    const text = job.sentences.shift()
+    if (text !== undefined) {
+      this.inFlight = ++lastId
+      this.host.hold()
+      this.host.post({ type: 'speak', id: this.inFlight, text })
+      return
     }
+    if (!job.ended) return
+    this.job = undefined
+    this.emit('AudioEnd')
   }
 
   private settleInFlight(): boolean {
@@ -144,9 +150,7 @@ export class LocalTTS extends TTS {
   }
 
   private onFatal(error: Error) {
-    for (const job of this.jobs) job.detach()
-    this.jobs = []
-    this.settleInFlight()
+    this.stop()
     this.emit('Failed', error)
   }
 }

@@ -3,3 +3,16 @@ export type { AgentConformanceOptions } from './describeAgentConformance.js'
 export { fakeResponsesOf } from './fake-responses-of.js'
 export type { ConformanceAnswer, ConformanceSetup, MakeConformanceAgent } from './types.js'
 export type { FakeResponse, FakePart, FakeToolCall } from '../sse-server/types.js'
+export { describeSTTConformance } from './describeSTTConformance.js'
+export type {
+  STTConformanceOptions,
+  STTConformanceSetup,
+  STTConformanceUtterance,
+} from './stt-types.js'
+export { describeTTSConformance } from './describeTTSConformance.js'
+export type {
+  TTSConformanceOptions,
+  TTSConformanceSetup,
+  TTSConformanceSpeak,
+} from './tts-types.js'
+export type { SpeechConformanceTiming } from './speech-kit.js'
