@@ -1,0 +1,31 @@
+import { MistralError } from '@mistralai/mistralai/models/errors'
+import { errorBodyMessage } from '../errors/error-body-message.js'
+
+/** An error naming MistralTTS and the HTTP status, keeping the SDK's error as its cause. */
+export class MistralTTSError extends Error {
+  override readonly name = 'MistralTTSError'
+  constructor(
+    message: string,
+    /** The HTTP status of the failed request, when there was a response. */
+    readonly status?: number,
+    options?: ErrorOptions
+  ) {
+    super(`MistralTTS: ${message}`, options)
+  }
+}
+
+/** The error a failed speech request fails the `speak()` with. */
+export function toMistralTTSError(error: unknown): unknown {
+  if (error instanceof MistralError) {
+    const detail = errorBodyMessage(error.body) || error.message
+    return new MistralTTSError(`HTTP ${error.statusCode} ${detail}`, error.statusCode, {
+      cause: error,
+    })
+  }
+  if (error instanceof Error && error.name === 'AbortError') return error
+  return new MistralTTSError(`request failed (${messageOf(error)})`, undefined, { cause: error })
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}

@@ -1,0 +1,242 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+import { WebSocketServer } from 'ws'
+import { FakeRealtimeSession } from './FakeRealtimeSession.js'
+import type {
+  FakeMistralRealtimeOptions,
+  FakeTranscriptionPart,
+  FakeUpgradeRejection,
+} from './types.js'
+
+/** The path of Mistral's realtime transcription WebSocket. */
+export const MISTRAL_REALTIME_PATH = '/v1/audio/transcriptions/realtime'
+
+/** Options of a scripted transcript. */
+export interface FakeTranscriptOptions {
+  /**
+   * The `transcription.text.delta` pieces sent before the final text (default: the text cut
+   * after each space). `[]` sends none.
+   */
+  deltas?: string[]
+  /** Wait this long after the flush before the first event (default 0). */
+  delayMs?: number
+  /** Wait this long between two deltas, and before `transcription.done` (default 0). */
+  deltaDelayMs?: number
+  /** The `language` of `transcription.done` (default null). */
+  language?: string
+}
+
+/**
+ * A fake of Mistral's realtime transcription API (Voxtral) on 127.0.0.1: a WebSocket on
+ * `/v1/audio/transcriptions/realtime?model=...` speaking the real messages. It sends
+ * `session.created` on connection, answers `session.update` with `session.updated` (and with an
+ * `error` once audio started, like the real API), records every appended chunk, and answers each
+ * `input_audio.flush` with the next scripted reply (deltas, `transcription.done`, in-band errors,
+ * delays, a close or a reset). `input_audio.end` closes the session with 1000.
+ *
+ * Scripted replies are used in order, one per flush, whatever the session.
+ *
+ * @example
+ * const fake = await createFakeMistralRealtime()
+ * fake.replyTranscript('Hello world', { delayMs: 150 })
+ * // ... a client connects to `fake.serverURL`, streams audio and flushes
+ * fake.sessions[0].flushes[0] // the audio of the first utterance, decoded
+ * await fake.close()
+ */
+export class FakeMistralRealtime {
+  /** Every session opened (upgrades accepted), in order. */
+  readonly sessions: FakeRealtimeSession[] = []
+  /** Every upgrade request received, accepted or not. */
+  upgrades = 0
+  private readonly replies: FakeTranscriptionPart[][] = []
+  private readonly rejections: FakeUpgradeRejection[] = []
+  private readonly server: Server
+  private readonly wss = new WebSocketServer({ noServer: true })
+  private readonly sockets = new Set<Socket>()
+  private port = 0
+
+  constructor(private readonly options: FakeMistralRealtimeOptions = {}) {
+    this.server = createServer((_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ message: 'Fake Mistral realtime: WebSocket only' }))
+    })
+    this.server.on('connection', (socket) => {
+      this.sockets.add(socket)
+      socket.on('close', () => this.sockets.delete(socket))
+    })
+    this.server.on('upgrade', (req, socket, head) => this.upgrade(req, socket as Socket, head))
+  }
+
+  /** Starts listening on a free port of 127.0.0.1. */
+  async listen(): Promise<this> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject)
+      this.server.listen(0, '127.0.0.1', () => resolve())
+    })
+    this.port = (this.server.address() as AddressInfo).port
+    return this
+  }
+
+  /** `http://127.0.0.1:<port>`: the `serverURL` of a client (the SDK derives `ws://` from it). */
+  get serverURL(): string {
+    return `http://127.0.0.1:${this.port}`
+  }
+
+  /** The last session opened. */
+  get lastSession(): FakeRealtimeSession | undefined {
+    return this.sessions.at(-1)
+  }
+
+  /** The audio of every flush of every session, in order. */
+  get flushes(): Buffer[] {
+    return this.sessions.flatMap((session) => session.flushes)
+  }
+
+  /** How many scripted replies are still waiting for a flush. */
+  get pending(): number {
+    return this.replies.length
+  }
+
+  /** Queues the reply to the next flush, as parts. */
+  reply(...parts: FakeTranscriptionPart[]): this {
+    this.replies.push(parts)
+    return this
+  }
+
+  /** Queues a transcript: deltas, then `transcription.done` with `text`. */
+  replyTranscript(text: string, options: FakeTranscriptOptions = {}): this {
+    const deltas = options.deltas ?? (text.match(/\S+\s*/g) ?? []).map(String)
+    const pause = (ms = 0): FakeTranscriptionPart[] => (ms > 0 ? [{ type: 'delay', ms }] : [])
+    return this.reply(
+      ...pause(options.delayMs),
+      ...deltas.flatMap((delta, i): FakeTranscriptionPart[] => [
+        ...(i > 0 ? pause(options.deltaDelayMs) : []),
+        { type: 'delta', text: delta },
+      ]),
+      ...(deltas.length > 0 ? pause(options.deltaDelayMs) : []),
+      { type: 'done', text, language: options.language ?? null }
+    )
+  }
+
+  /** Queues an in-band `error` as the reply to the next flush (the socket stays open). */
+  replyError(message: string, options: { code?: number; delayMs?: number } = {}): this {
+    return this.reply(
+      ...(options.delayMs ? [{ type: 'delay', ms: options.delayMs } as const] : []),
+      { type: 'error', message, code: options.code }
+    )
+  }
+
+  /** Queues a close of the socket (default 1000) as the reply to the next flush. */
+  replyClose(code = 1000, reason = ''): this {
+    return this.reply({ type: 'close', code, reason })
+  }
+
+  /** Queues a reset of the connection as the reply to the next flush. */
+  replyReset(): this {
+    return this.reply({ type: 'reset' })
+  }
+
+  /** Queues silence as the reply to the next flush (a provider that stalls). */
+  replyStall(): this {
+    return this.reply({ type: 'stall' })
+  }
+
+  /**
+   * Refuses the next `times` upgrades (default 1) with an HTTP status, as the real API does for a
+   * wrong key (401) or a rate limit (429).
+   */
+  rejectUpgrades(status: number, options: { times?: number; body?: unknown } = {}): this {
+    for (let i = 0; i < (options.times ?? 1); i++) {
+      this.rejections.push({ status, body: options.body })
+    }
+    return this
+  }
+
+  /** Resolves once `count` sessions were opened. */
+  async waitForSessions(count: number, timeoutMs = 5000): Promise<FakeRealtimeSession[]> {
+    await waitFor(
+      () => this.sessions.length >= count,
+      timeoutMs,
+      () => {
+        return `${this.sessions.length} of ${count} sessions opened`
+      }
+    )
+    return this.sessions.slice(0, count)
+  }
+
+  /** Resolves once `count` flushes were received, over all sessions. */
+  async waitForFlushes(count: number, timeoutMs = 5000): Promise<Buffer[]> {
+    await waitFor(
+      () => this.flushes.length >= count,
+      timeoutMs,
+      () => {
+        return `${this.flushes.length} of ${count} flushes received`
+      }
+    )
+    return this.flushes.slice(0, count)
+  }
+
+  /** Closes every session with a close frame (default 1000). */
+  closeSessions(code = 1000): void {
+    for (const session of this.sessions) session.close(code)
+  }
+
+  /** Stops the server, cutting open connections. */
+  async close(): Promise<void> {
+    for (const client of this.wss.clients) client.terminate()
+    for (const socket of this.sockets) socket.destroy()
+    this.wss.close()
+    await new Promise<void>((resolve) => this.server.close(() => resolve()))
+  }
+
+  private upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
+    this.upgrades++
+    const url = new URL(req.url ?? '/', this.serverURL)
+    const rejection: FakeUpgradeRejection | undefined =
+      url.pathname !== MISTRAL_REALTIME_PATH
+        ? { status: 404, body: { message: `Fake Mistral realtime: no route ${url.pathname}` } }
+        : this.rejections.shift()
+    if (rejection) {
+      const body = JSON.stringify(
+        rejection.body ?? { message: `Fake rejection ${rejection.status}`, type: 'fake_error' }
+      )
+      socket.end(
+        `HTTP/1.1 ${rejection.status} Fake\r\ncontent-type: application/json\r\n` +
+          `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
+      )
+      return
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      const session = new FakeRealtimeSession(ws, req.headers, url, () => this.nextReply())
+      this.sessions.push(session)
+      if (this.options.withholdSessionCreated) return
+      const delay = this.options.sessionCreatedDelayMs ?? 0
+      if (delay > 0) setTimeout(() => session.open && session.sendSessionCreated(), delay)
+      else session.sendSessionCreated()
+    })
+  }
+
+  private nextReply(): FakeTranscriptionPart[] {
+    return (
+      this.replies.shift() ??
+      this.options.fallback ?? [
+        { type: 'error', message: 'Fake Mistral realtime: no scripted transcription left' },
+      ]
+    )
+  }
+}
+
+/** Starts a {@link FakeMistralRealtime} on a free port of 127.0.0.1. */
+export function createFakeMistralRealtime(
+  options: FakeMistralRealtimeOptions = {}
+): Promise<FakeMistralRealtime> {
+  return new FakeMistralRealtime(options).listen()
+}
+
+async function waitFor(done: () => boolean, timeoutMs: number, what: () => string) {
+  const start = Date.now()
+  while (!done()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`Fake Mistral realtime: ${what()}`)
+    await new Promise((resolve) => setTimeout(resolve, 2))
+  }
+}

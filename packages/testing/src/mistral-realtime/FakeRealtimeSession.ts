@@ -1,0 +1,194 @@
+import type { IncomingHttpHeaders } from 'node:http'
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { WebSocket } from 'ws'
+import type { FakeTranscriptionPart } from './types.js'
+
+/** A message the client sent, parsed (or its text when it was not JSON). */
+export type RecordedClientMessage = { type?: string; [key: string]: unknown } | string
+
+/**
+ * One WebSocket session of a fake Mistral realtime server: what the client sent on it (every
+ * message, the `session.update`s, the audio of each flush) and handles to act on it mid-session.
+ */
+export class FakeRealtimeSession {
+  /** Every client message, in order. */
+  readonly messages: RecordedClientMessage[] = []
+  /** Messages that arrived before `session.created` was sent (the real API wants none). */
+  readonly messagesBeforeCreated: RecordedClientMessage[] = []
+  /** The decoded audio of each `input_audio.append`, in order. */
+  readonly appends: Buffer[] = []
+  /** The audio of each flushed utterance: the appends between two flushes, joined. */
+  readonly flushes: Buffer[] = []
+  /** True once the client sent `input_audio.end` (which ends the session). */
+  ended = false
+  /** The close code, once the socket closed (1006 for a reset). */
+  closeCode?: number
+  /** Resolves when the socket is closed, whoever closed it. */
+  readonly closed: Promise<void>
+  private pending: Buffer[] = []
+  private replying: Promise<void> = Promise.resolve()
+  private created = false
+  private audioStarted = false
+  private markClosed!: () => void
+
+  constructor(
+    private readonly socket: WebSocket,
+    /** The upgrade request's headers (`authorization`...). */
+    readonly headers: IncomingHttpHeaders,
+    /** The upgrade request's URL (path and query, e.g. `?model=...`). */
+    readonly url: URL,
+    private readonly onFlush: (session: FakeRealtimeSession) => FakeTranscriptionPart[]
+  ) {
+    this.closed = new Promise((resolve) => (this.markClosed = resolve))
+    socket.on('message', (data) => this.receive(String(data)))
+    socket.on('close', (code) => {
+      this.closeCode = code
+      this.markClosed()
+    })
+    socket.on('error', () => {})
+  }
+
+  /** The `model` query parameter of the connection. */
+  get model(): string | null {
+    return this.url.searchParams.get('model')
+  }
+
+  /** The `session.update` messages received. */
+  get sessionUpdates(): Array<{ type: 'session.update'; session: any }> {
+    return this.messages.filter(
+      (message): message is { type: 'session.update'; session: any } =>
+        typeof message === 'object' && message.type === 'session.update'
+    )
+  }
+
+  /** True while the socket is open. */
+  get open(): boolean {
+    return this.socket.readyState === this.socket.OPEN
+  }
+
+  /** Sends `session.created`, with the session's defaults. */
+  sendSessionCreated(): void {
+    this.created = true
+    this.send({
+      type: 'session.created',
+      session: {
+        request_id: `fake-${Math.random().toString(36).slice(2)}`,
+        model: this.model ?? 'voxtral-mini-transcribe-realtime-2602',
+        audio_format: { encoding: 'pcm_s16le', sample_rate: 16000 },
+        target_streaming_delay_ms: null,
+      },
+    })
+  }
+
+  /** Sends one server event (JSON-encoded). */
+  send(event: unknown): void {
+    if (this.open) this.socket.send(JSON.stringify(event))
+  }
+
+  /** Sends text as one frame, as it is. */
+  sendRaw(text: string): void {
+    if (this.open) this.socket.send(text)
+  }
+
+  /** Closes the socket with a close frame (default 1000, what the real API sends to end a session). */
+  close(code = 1000, reason = ''): void {
+    if (this.open) this.socket.close(code, reason)
+  }
+
+  /** Cuts the TCP connection without a close frame. */
+  reset(): void {
+    this.socket.terminate()
+  }
+
+  /** Plays the parts scripted for one flush. */
+  async play(parts: FakeTranscriptionPart[]): Promise<void> {
+    for (const part of parts) {
+      if (!this.open) return
+      switch (part.type) {
+        case 'delta':
+          this.send({ type: 'transcription.text.delta', text: part.text })
+          break
+        case 'done':
+          this.send({
+            type: 'transcription.done',
+            text: part.text,
+            model: this.model ?? 'voxtral-mini-transcribe-realtime-2602',
+            language: part.language ?? null,
+            usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+          })
+          break
+        case 'error':
+          this.send({ type: 'error', error: { message: part.message, code: part.code ?? 400 } })
+          break
+        case 'event':
+          this.send(part.data)
+          break
+        case 'raw':
+          this.sendRaw(part.text)
+          break
+        case 'delay':
+          await sleep(part.ms)
+          break
+        case 'close':
+          return this.close(part.code ?? 1000, part.reason)
+        case 'reset':
+          return this.reset()
+        case 'stall':
+          return
+      }
+    }
+  }
+
+  private receive(text: string): void {
+    let message: RecordedClientMessage
+    try {
+      message = JSON.parse(text) as RecordedClientMessage
+    } catch {
+      message = text
+    }
+    this.messages.push(message)
+    if (!this.created) this.messagesBeforeCreated.push(message)
+    if (typeof message !== 'object' || message === null) {
+      return this.send({ type: 'error', error: { message: 'Invalid JSON message', code: 400 } })
+    }
+    switch (message.type) {
+      case 'session.update':
+        // Like the real API: the session's settings are fixed from the first audio chunk.
+        if (this.audioStarted) {
+          return this.send({
+            type: 'error',
+            error: { message: 'Session updates are rejected after audio starts', code: 400 },
+          })
+        }
+        return this.send({
+          type: 'session.updated',
+          session: {
+            request_id: 'fake',
+            model: this.model ?? 'voxtral-mini-transcribe-realtime-2602',
+            audio_format: { encoding: 'pcm_s16le', sample_rate: 16000 },
+            target_streaming_delay_ms: null,
+            ...(message.session as object),
+          },
+        })
+      case 'input_audio.append': {
+        this.audioStarted = true
+        const audio = Buffer.from(String(message.audio ?? ''), 'base64')
+        this.appends.push(audio)
+        this.pending.push(audio)
+        return
+      }
+      case 'input_audio.flush': {
+        this.flushes.push(Buffer.concat(this.pending))
+        this.pending = []
+        // Like the real API, utterances are answered in order: a reply waits for the one before.
+        const parts = this.onFlush(this)
+        this.replying = this.replying.then(() => this.play(parts))
+        return
+      }
+      case 'input_audio.end':
+        // The real API answers with the last transcription and ends the session.
+        this.ended = true
+        return this.close(1000)
+    }
+  }
+}

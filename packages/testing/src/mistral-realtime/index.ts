@@ -1,0 +1,13 @@
+export {
+  createFakeMistralRealtime,
+  FakeMistralRealtime,
+  MISTRAL_REALTIME_PATH,
+} from './FakeMistralRealtime.js'
+export type { FakeTranscriptOptions } from './FakeMistralRealtime.js'
+export { FakeRealtimeSession } from './FakeRealtimeSession.js'
+export type { RecordedClientMessage } from './FakeRealtimeSession.js'
+export type {
+  FakeMistralRealtimeOptions,
+  FakeTranscriptionPart,
+  FakeUpgradeRejection,
+} from './types.js'
