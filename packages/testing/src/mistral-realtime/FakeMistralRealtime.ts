@@ -12,7 +12,7 @@ import type {
 export const MISTRAL_REALTIME_PATH = '/v1/audio/transcriptions/realtime'
 
 /** Options of a scripted transcript. */
-export interface FakeTranscriptOptions {
+export interface FakeMistralTranscriptOptions {
   /**
    * The `transcription.text.delta` pieces sent before the final text (default: the text cut
    * after each space). `[]` sends none.
@@ -104,7 +104,7 @@ export class FakeMistralRealtime {
   }
 
   /** Queues a transcript: deltas, then `transcription.done` with `text`. */
-  replyTranscript(text: string, options: FakeTranscriptOptions = {}): this {
+  replyTranscript(text: string, options: FakeMistralTranscriptOptions = {}): this {
     const deltas = options.deltas ?? (text.match(/\S+\s*/g) ?? []).map(String)
     const pause = (ms = 0): FakeTranscriptionPart[] => (ms > 0 ? [{ type: 'delay', ms }] : [])
     return this.reply(

@@ -3,7 +3,7 @@ export {
   FakeMistralRealtime,
   MISTRAL_REALTIME_PATH,
 } from './FakeMistralRealtime.js'
-export type { FakeTranscriptOptions } from './FakeMistralRealtime.js'
+export type { FakeMistralTranscriptOptions } from './FakeMistralRealtime.js'
 export { FakeRealtimeSession } from './FakeRealtimeSession.js'
 export type { RecordedClientMessage } from './FakeRealtimeSession.js'
 export type {

@@ -38,7 +38,7 @@ export const TRANSCRIPTION_MODELS: readonly string[] = [
 ]
 
 /** Options of {@link FakeOpenaiRealtime.replyTranscript}. */
-export interface FakeTranscriptOptions {
+export interface FakeOpenaiTranscriptOptions {
   /** Texts sent as `delta` events before the final transcript (incremental, as the API sends). */
   partials?: string[]
   /** Wait this long after the commit before the first event (default 0). */
@@ -116,7 +116,7 @@ export class FakeOpenaiRealtime {
   }
 
   /** Queues a transcript for the next commit: optional partial deltas, then `completed`. */
-  replyTranscript(transcript: string, options: FakeTranscriptOptions = {}): this {
+  replyTranscript(transcript: string, options: FakeOpenaiTranscriptOptions = {}): this {
     const steps: FakeTranscriptionStep[] = []
     if (options.delayMs) steps.push({ type: 'delay', ms: options.delayMs })
     for (const delta of options.partials ?? []) steps.push({ type: 'delta', delta })

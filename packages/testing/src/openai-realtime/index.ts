@@ -3,7 +3,10 @@ export {
   FakeOpenaiRealtime,
   TRANSCRIPTION_MODELS,
 } from './FakeOpenaiRealtime.js'
-export type { FakeOpenaiRealtimeOptions, FakeTranscriptOptions } from './FakeOpenaiRealtime.js'
+export type {
+  FakeOpenaiRealtimeOptions,
+  FakeOpenaiTranscriptOptions,
+} from './FakeOpenaiRealtime.js'
 export type {
   FakeRealtimeCommit,
   FakeRealtimeConnectionRecord,
