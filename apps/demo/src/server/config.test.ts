@@ -25,6 +25,26 @@ describe('loadConfig', () => {
     expect(loadConfig({ OPENAI_API_KEY: 'sk', OPENMIC_AGENT: 'local' }).agent).toBe('local')
   })
 
+  it('picks speech by key too: OpenAI, then Mistral, else local; a choice overrides', () => {
+    expect(loadConfig({ OPENAI_API_KEY: 'sk', MISTRAL_API_KEY: 'm' })).toMatchObject({
+      stt: 'openai',
+      tts: 'openai',
+    })
+    expect(loadConfig({ MISTRAL_API_KEY: 'm' })).toMatchObject({ stt: 'mistral', tts: 'mistral' })
+    // A compatible chat server alone says nothing about speech.
+    expect(loadConfig({ OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' })).toMatchObject({
+      agent: 'openai',
+      stt: 'local',
+      tts: 'local',
+    })
+    expect(
+      loadConfig({ OPENAI_API_KEY: 'sk', OPENMIC_STT: 'local', OPENMIC_TTS: 'mock' })
+    ).toMatchObject({ stt: 'local', tts: 'mock' })
+    expect(() => loadConfig({ OPENMIC_TTS: 'mistral' })).toThrow(
+      new DemoConfigError('OPENMIC_TTS=mistral needs MISTRAL_API_KEY.')
+    )
+  })
+
   it('says what is missing when a provider is chosen without its key', () => {
     expect(() => loadConfig({ OPENMIC_AGENT: 'openai' })).toThrow(
       new DemoConfigError(

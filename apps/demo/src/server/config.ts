@@ -14,16 +14,25 @@ const DemoConfigSchema = z.object({
   token: z.string().min(1).default('demo'),
   /** `auto`: OpenAI when OPENAI_API_KEY is set, else Mistral when MISTRAL_API_KEY is set, else local. */
   agent: z.enum(['auto', 'openai', 'mistral', 'local']).default('auto'),
-  stt: z.enum(['local', 'mock']).default('local'),
-  tts: z.enum(['local', 'mock']).default('local'),
+  /**
+   * `auto`: OpenAI speech when OPENAI_API_KEY is set, else Mistral's when MISTRAL_API_KEY is set,
+   * else local (pocketsphinx / flite). `mock`: core's mocks.
+   */
+  stt: z.enum(['auto', 'openai', 'mistral', 'local', 'mock']).default('auto'),
+  tts: z.enum(['auto', 'openai', 'mistral', 'local', 'mock']).default('auto'),
   /** Send each turn's latency to the page (`Metrics` messages). */
   metrics: z.coerce.boolean().default(true),
   openai: Provider.default({}),
   mistral: Provider.default({}),
 })
 
-export type DemoConfig = Omit<z.infer<typeof DemoConfigSchema>, 'agent'> & {
+/** Where speech comes from, once `auto` is resolved. */
+export type SpeechProvider = 'openai' | 'mistral' | 'local' | 'mock'
+
+export type DemoConfig = Omit<z.infer<typeof DemoConfigSchema>, 'agent' | 'stt' | 'tts'> & {
   agent: 'openai' | 'mistral' | 'local'
+  stt: SpeechProvider
+  tts: SpeechProvider
 }
 
 /** The demo's configuration is wrong; the message says what and how to fix it. */
@@ -62,7 +71,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
   const parsed = DemoConfigSchema.safeParse(merged)
   if (!parsed.success)
     throw new DemoConfigError(`Invalid demo configuration:\n${z.prettifyError(parsed.error)}`)
-  return { ...parsed.data, agent: resolveAgent(parsed.data) }
+  return {
+    ...parsed.data,
+    agent: resolveAgent(parsed.data),
+    stt: resolveSpeech('STT', parsed.data.stt, parsed.data),
+    tts: resolveSpeech('TTS', parsed.data.tts, parsed.data),
+  }
+}
+
+/**
+ * Speech follows the keys: a compatible server named by OPENAI_BASE_URL alone may serve chat but
+ * not speech, so `auto` picks a cloud provider only when its API key is set.
+ */
+function resolveSpeech(
+  kind: 'STT' | 'TTS',
+  choice: z.infer<typeof DemoConfigSchema>['stt'],
+  config: z.infer<typeof DemoConfigSchema>
+): SpeechProvider {
+  if (choice === 'auto') {
+    if (config.openai.apiKey) return 'openai'
+    if (config.mistral.apiKey) return 'mistral'
+    return 'local'
+  }
+  if (choice === 'openai' && !config.openai.apiKey && !config.openai.baseURL) {
+    throw new DemoConfigError(`OPENMIC_${kind}=openai needs OPENAI_API_KEY (or OPENAI_BASE_URL).`)
+  }
+  if (choice === 'mistral' && !config.mistral.apiKey) {
+    throw new DemoConfigError(`OPENMIC_${kind}=mistral needs MISTRAL_API_KEY.`)
+  }
+  return choice
 }
 
 function resolveAgent(config: z.infer<typeof DemoConfigSchema>): DemoConfig['agent'] {
