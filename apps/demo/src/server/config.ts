@@ -23,7 +23,7 @@ const DemoConfigSchema = z.object({
   /** Send each turn's latency to the page (`Metrics` messages). */
   metrics: z.coerce.boolean().default(true),
   openai: Provider.default({}),
-  mistral: Provider.default({}),
+  mistral: Provider.extend({ serverURL: z.string().url().optional() }).default({}),
 })
 
 /** Where speech comes from, once `auto` is resolved. */
@@ -44,7 +44,7 @@ export class DemoConfigError extends Error {
  * Reads the configuration: defaults, then the JSON file named by `OPENMIC_CONFIG` (if any), then
  * environment variables (`OPENMIC_HOST`, `PORT`, `OPENMIC_TOKEN`, `OPENMIC_AGENT`, `OPENMIC_STT`,
  * `OPENMIC_TTS`, `OPENAI_API_KEY`, `OPENAI_MODEL`, `OPENAI_BASE_URL`, `MISTRAL_API_KEY`,
- * `MISTRAL_MODEL`).
+ * `MISTRAL_MODEL`, `MISTRAL_SERVER_URL`).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
   const file = env.OPENMIC_CONFIG ? readConfigFile(env.OPENMIC_CONFIG) : {}
@@ -60,7 +60,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
       model: env.OPENAI_MODEL,
       baseURL: env.OPENAI_BASE_URL,
     }),
-    mistral: prune({ apiKey: env.MISTRAL_API_KEY, model: env.MISTRAL_MODEL }),
+    mistral: prune({
+      apiKey: env.MISTRAL_API_KEY,
+      model: env.MISTRAL_MODEL,
+      serverURL: env.MISTRAL_SERVER_URL,
+    }),
   })
   const merged = {
     ...file,

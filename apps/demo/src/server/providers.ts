@@ -23,16 +23,42 @@ export async function createAgent(config: DemoConfig): Promise<Agent> {
   }
 }
 
-/** Builds speech-to-text: offline pocketsphinx, or the mock for machines without it. */
+/** Builds speech-to-text: a cloud provider's, offline pocketsphinx, or the mock. */
 export async function createSTT(config: DemoConfig): Promise<STT> {
-  if (config.stt === 'mock') return new MockSTT()
-  const { LocalSTT } = await import('@openmic/local')
-  return new LocalSTT()
+  switch (config.stt) {
+    case 'openai': {
+      const { OpenaiSTT } = await import('@openmic/openai')
+      return new OpenaiSTT({ apiKey: config.openai.apiKey, baseURL: config.openai.baseURL })
+    }
+    case 'mistral': {
+      const { MistralSTT } = await import('@openmic/mistral')
+      return new MistralSTT({ apiKey: config.mistral.apiKey, serverURL: config.mistral.serverURL })
+    }
+    case 'local': {
+      const { LocalSTT } = await import('@openmic/local')
+      return new LocalSTT()
+    }
+    case 'mock':
+      return new MockSTT()
+  }
 }
 
-/** Builds text-to-speech: offline flite, or the mock tone generator. */
+/** Builds text-to-speech: a cloud provider's, offline flite, or the mock tone generator. */
 export async function createTTS(config: DemoConfig): Promise<TTS> {
-  if (config.tts === 'mock') return new MockTTS()
-  const { LocalTTS } = await import('@openmic/local')
-  return new LocalTTS()
+  switch (config.tts) {
+    case 'openai': {
+      const { OpenaiTTS } = await import('@openmic/openai')
+      return new OpenaiTTS({ apiKey: config.openai.apiKey, baseURL: config.openai.baseURL })
+    }
+    case 'mistral': {
+      const { MistralTTS } = await import('@openmic/mistral')
+      return new MistralTTS({ apiKey: config.mistral.apiKey, serverURL: config.mistral.serverURL })
+    }
+    case 'local': {
+      const { LocalTTS } = await import('@openmic/local')
+      return new LocalTTS()
+    }
+    case 'mock':
+      return new MockTTS()
+  }
 }
