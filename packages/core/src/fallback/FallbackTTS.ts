@@ -1,4 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream'
+import { followStream } from '../speech/follow-stream.js'
 import { TTS } from '../tts/TTS.js'
 import { ProviderChain } from './ProviderChain.js'
 
@@ -15,7 +16,7 @@ const BYTES_PER_MS = 32
 /** The text of the current `speak()`. */
 interface SpeakJob {
   readonly text: Readable
-  readonly detach: () => void
+  detach: () => void
   /** Text received, split where the current TTS emitted audio: `unspoken` is after its last audio. */
   unspoken: string
   all: string
@@ -54,17 +55,6 @@ export class FallbackTTS extends TTS {
 
   speak(text: Readable): void {
     this.stopJob()
-    const onData = (chunk: Buffer | string) => {
-      const piece = chunk.toString()
-      job.unspoken += piece
-      job.all += piece
-      job.input.write(piece)
-      this.armTimeout(job)
-    }
-    const onEnd = () => {
-      job.ended = true
-      job.input.end()
-    }
     const job: SpeakJob = {
       text,
       unspoken: '',
@@ -74,14 +64,28 @@ export class FallbackTTS extends TTS {
       ended: false,
       gotAudio: false,
       input: new PassThrough(),
-      detach: () => {
-        text.off('data', onData)
-        text.off('end', onEnd)
-      },
+      detach: () => {},
     }
     this.job = job
-    text.on('data', onData)
-    text.once('end', onEnd)
+    job.detach = followStream<Buffer | string>(text, {
+      data: (chunk) => {
+        const piece = chunk.toString()
+        job.unspoken += piece
+        job.all += piece
+        job.input.write(piece)
+        this.armTimeout(job)
+      },
+      end: () => {
+        job.ended = true
+        job.input.end()
+      },
+      // The text itself broke: no TTS can speak it.
+      error: (error) => {
+        this.stopJob()
+        this.chain.active.cancel()
+        this.emit('Failed', error)
+      },
+    })
     this.start(job)
   }
 

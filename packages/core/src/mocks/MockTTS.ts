@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream'
+import { followStream } from '../speech/follow-stream.js'
 import { TTS } from '../tts/TTS.js'
 
 export interface MockTTSOptions {
@@ -44,7 +45,7 @@ function toneTable(frequency: number): Buffer {
 interface SpeakJob {
   readonly text: Readable
   readonly queue: Buffer[]
-  readonly detach: () => void
+  detach: () => void
   textEnded: boolean
   /** All text of this `speak()` so far, and how much of it was announced in `Words`. */
   received: string
@@ -78,13 +79,6 @@ export class MockTTS extends TTS {
   speak(text: Readable): void {
     this.stop()
     this.calls++
-    const onData = (chunk: Buffer | string) => this.onText(job, chunk.toString())
-    const onEnd = () => {
-      job.textEnded = true
-      this.announceWords(job, true)
-      this.pump(job)
-    }
-    const onError = (error: unknown) => this.fail(job, error)
     const job: SpeakJob = {
       text,
       queue: [],
@@ -94,16 +88,18 @@ export class MockTTS extends TTS {
       chunksSent: 0,
       waited: false,
       finished: false,
-      detach: () => {
-        text.off('data', onData)
-        text.off('end', onEnd)
-        text.off('error', onError)
-      },
+      detach: () => {},
     }
     this.job = job
-    text.on('data', onData)
-    text.once('end', onEnd)
-    text.once('error', onError)
+    job.detach = followStream<Buffer | string>(text, {
+      data: (chunk) => this.onText(job, chunk.toString()),
+      end: () => {
+        job.textEnded = true
+        this.announceWords(job, true)
+        this.pump(job)
+      },
+      error: (error) => this.fail(job, error),
+    })
   }
 
   cancel(): void {

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream'
 import { TTS } from '../tts/TTS.js'
 import { SentenceSplitter } from './SentenceSplitter.js'
+import { followStream } from './follow-stream.js'
 
 export interface SentenceTTSOptions {
   /**
@@ -34,7 +35,7 @@ interface SpeakJob {
   readonly splitter: SentenceSplitter
   readonly waiting: string[]
   readonly pending: SentenceAudio[]
-  readonly detach: () => void
+  detach: () => void
   textEnded: boolean
   /** A byte of a sample split between two chunks of the provider's audio. */
   oddByte?: Buffer
@@ -83,33 +84,28 @@ export abstract class SentenceTTS extends TTS {
 
   speak(text: Readable): void {
     this.stopJob()
-    const onData = (chunk: Buffer | string) => {
-      for (const sentence of job.splitter.push(chunk.toString())) job.waiting.push(sentence)
-      this.startRequests(job)
-    }
-    const onEnd = () => {
-      job.textEnded = true
-      for (const sentence of job.splitter.flush()) job.waiting.push(sentence)
-      this.startRequests(job)
-      this.advance(job)
-    }
-    const onError = (error: unknown) => this.fail(job, error)
     const job: SpeakJob = {
       abort: new AbortController(),
       splitter: new SentenceSplitter(this.maxSentenceLength),
       waiting: [],
       pending: [],
       textEnded: false,
-      detach: () => {
-        text.off('data', onData)
-        text.off('end', onEnd)
-        text.off('error', onError)
-      },
+      detach: () => {},
     }
     this.job = job
-    text.on('data', onData)
-    text.once('end', onEnd)
-    text.once('error', onError)
+    job.detach = followStream<Buffer | string>(text, {
+      data: (chunk) => {
+        for (const sentence of job.splitter.push(chunk.toString())) job.waiting.push(sentence)
+        this.startRequests(job)
+      },
+      end: () => {
+        job.textEnded = true
+        for (const sentence of job.splitter.flush()) job.waiting.push(sentence)
+        this.startRequests(job)
+        this.advance(job)
+      },
+      error: (error) => this.fail(job, error),
+    })
   }
 
   cancel(): void {
