@@ -1,6 +1,7 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
+import type { IncomingMessage } from 'node:http'
+import type { Socket } from 'node:net'
 import { WebSocketServer } from 'ws'
+import { LoopbackServer } from '../net/loopback-server.js'
 import { FakeRealtimeSession } from './FakeRealtimeSession.js'
 import type {
   FakeMistralRealtimeOptions,
@@ -50,36 +51,26 @@ export class FakeMistralRealtime {
   upgrades = 0
   private readonly replies: FakeTranscriptionPart[][] = []
   private readonly rejections: FakeUpgradeRejection[] = []
-  private readonly server: Server
+  private readonly http: LoopbackServer
   private readonly wss = new WebSocketServer({ noServer: true })
-  private readonly sockets = new Set<Socket>()
-  private port = 0
 
   constructor(private readonly options: FakeMistralRealtimeOptions = {}) {
-    this.server = createServer((_req, res) => {
+    this.http = new LoopbackServer((_req, res) => {
       res.writeHead(404, { 'content-type': 'application/json' })
       res.end(JSON.stringify({ message: 'Fake Mistral realtime: WebSocket only' }))
     })
-    this.server.on('connection', (socket) => {
-      this.sockets.add(socket)
-      socket.on('close', () => this.sockets.delete(socket))
-    })
-    this.server.on('upgrade', (req, socket, head) => this.upgrade(req, socket as Socket, head))
+    this.http.server.on('upgrade', (req, socket, head) => this.upgrade(req, socket as Socket, head))
   }
 
   /** Starts listening on a free port of 127.0.0.1. */
   async listen(): Promise<this> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject)
-      this.server.listen(0, '127.0.0.1', () => resolve())
-    })
-    this.port = (this.server.address() as AddressInfo).port
+    await this.http.listen()
     return this
   }
 
   /** `http://127.0.0.1:<port>`: the `serverURL` of a client (the SDK derives `ws://` from it). */
   get serverURL(): string {
-    return `http://127.0.0.1:${this.port}`
+    return this.http.origin
   }
 
   /** The last session opened. */
@@ -184,9 +175,8 @@ export class FakeMistralRealtime {
   /** Stops the server, cutting open connections. */
   async close(): Promise<void> {
     for (const client of this.wss.clients) client.terminate()
-    for (const socket of this.sockets) socket.destroy()
     this.wss.close()
-    await new Promise<void>((resolve) => this.server.close(() => resolve()))
+    await this.http.close()
   }
 
   private upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {

@@ -1,7 +1,7 @@
-import { createServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { STATUS_CODES, type IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
+import { LoopbackServer } from '../net/loopback-server.js'
 import { RealtimeConnection } from './RealtimeConnection.js'
 import type {
   FakeRealtimeCommit,
@@ -65,33 +65,27 @@ export class FakeOpenaiRealtime {
   private readonly rejections: Array<{ status: number; body?: unknown }> = []
   private readonly live: RealtimeConnection[] = []
   private readonly audio: Buffer[] = []
-  private readonly server: Server
+  private readonly http: LoopbackServer
   private readonly wss = new WebSocketServer({ noServer: true })
-  private readonly sockets = new Set<Duplex>()
-  private port = 0
   private items = 0
 
   constructor(private readonly options: FakeOpenaiRealtimeOptions = {}) {
-    this.server = createServer((_req, res) => {
+    this.http = new LoopbackServer((_req, res) => {
       res.writeHead(426, { 'content-type': 'application/json' })
       res.end(JSON.stringify({ error: { message: 'Fake server: WebSocket upgrade required' } }))
     })
-    this.server.on('upgrade', (req, socket, head) => this.upgrade(req, socket, head))
+    this.http.server.on('upgrade', (req, socket, head) => this.upgrade(req, socket, head))
   }
 
   /** Starts listening on a free port of 127.0.0.1. */
   async listen(): Promise<this> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject)
-      this.server.listen(0, '127.0.0.1', () => resolve())
-    })
-    this.port = (this.server.address() as AddressInfo).port
+    await this.http.listen()
     return this
   }
 
   /** `http://127.0.0.1:<port>/v1`: the `baseURL` to give a client. */
   get baseURL(): string {
-    return `http://127.0.0.1:${this.port}/v1`
+    return `${this.http.origin}/v1`
   }
 
   /** Every audio byte appended, over all connections and commits, in the order received. */
@@ -181,14 +175,11 @@ export class FakeOpenaiRealtime {
   /** Stops the server, cutting open connections. */
   async close(): Promise<void> {
     for (const connection of [...this.live]) connection.reset()
-    for (const socket of this.sockets) socket.destroy()
     this.wss.close()
-    await new Promise<void>((resolve) => this.server.close(() => resolve()))
+    await this.http.close()
   }
 
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    this.sockets.add(socket)
-    socket.on('close', () => this.sockets.delete(socket))
     socket.on('error', () => socket.destroy())
     const url = req.url ?? '/'
     const handshake: FakeRealtimeHandshake = { url, headers: req.headers, status: 101 }

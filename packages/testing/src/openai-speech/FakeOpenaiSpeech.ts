@@ -1,6 +1,6 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
+import { LoopbackServer } from '../net/loopback-server.js'
 import { playSpeech } from './play-speech.js'
 import { speechErrorBody, openaiSpeechRequestProblem } from './speech-request-problem.js'
 import type {
@@ -35,36 +35,26 @@ export class FakeOpenaiSpeech {
   defaultReply: FakeOpenaiSpeechReply
   private readonly msPerCharacter: number
   private readonly queue: FakeOpenaiSpeechReply[] = []
-  private readonly sockets = new Set<Socket>()
-  private readonly server: Server
-  private port = 0
+  private readonly http: LoopbackServer
 
   constructor(options: FakeOpenaiSpeechOptions = {}) {
     this.defaultReply = options.defaultReply ?? { type: 'audio' }
     this.msPerCharacter = options.msPerCharacter ?? 60
-    this.server = createServer((req, res) => {
+    this.http = new LoopbackServer((req, res) => {
       // A client that goes away while its body is read must not become an unhandled rejection.
       this.handle(req, res).catch(() => res.destroy())
-    })
-    this.server.on('connection', (socket) => {
-      this.sockets.add(socket)
-      socket.on('close', () => this.sockets.delete(socket))
     })
   }
 
   /** Starts listening on a free port of 127.0.0.1. */
   async listen(): Promise<this> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject)
-      this.server.listen(0, '127.0.0.1', () => resolve())
-    })
-    this.port = (this.server.address() as AddressInfo).port
+    await this.http.listen()
     return this
   }
 
   /** `http://127.0.0.1:<port>/v1`: pass it as the OpenAI client's `baseURL`. */
   get baseURL(): string {
-    return `http://127.0.0.1:${this.port}/v1`
+    return `${this.http.origin}/v1`
   }
 
   /** How many scripted replies are still waiting for a request. */
@@ -117,8 +107,7 @@ export class FakeOpenaiSpeech {
 
   /** Stops the server, closing open connections (stalled responses included). */
   async close(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy()
-    await new Promise<void>((resolve) => this.server.close(() => resolve()))
+    await this.http.close()
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { LoopbackServer } from '../net/loopback-server.js'
 import { readFixtureLines } from '../fixtures/fixture-path.js'
 import { playResponse } from './play-response.js'
 import type { FakePart, FakeResponse, FakeToolCall, RecordedRequest, SseDialect } from './types.js'
@@ -30,34 +30,24 @@ export class FakeSseServer {
   /** Every request received, in order. */
   readonly requests: RecordedRequest[] = []
   private readonly queue: FakeResponse[] = []
-  private readonly sockets = new Set<Socket>()
-  private readonly server: Server
-  private port = 0
+  private readonly http: LoopbackServer
 
   constructor(private readonly options: FakeSseServerOptions) {
-    this.server = createServer((req, res) => {
+    this.http = new LoopbackServer((req, res) => {
       // A client that goes away while its body is read must not become an unhandled rejection.
       this.handle(req, res).catch(() => res.destroy())
-    })
-    this.server.on('connection', (socket) => {
-      this.sockets.add(socket)
-      socket.on('close', () => this.sockets.delete(socket))
     })
   }
 
   /** Starts listening on a free port of 127.0.0.1. */
   async listen(): Promise<this> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject)
-      this.server.listen(0, '127.0.0.1', () => resolve())
-    })
-    this.port = (this.server.address() as AddressInfo).port
+    await this.http.listen()
     return this
   }
 
   /** `http://127.0.0.1:<port>` */
   get url(): string {
-    return `http://127.0.0.1:${this.port}`
+    return this.http.origin
   }
 
   /** How many scripted responses are still waiting for a request. */
@@ -134,8 +124,7 @@ export class FakeSseServer {
 
   /** Stops the server, closing open connections (stalled responses included). */
   async close(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy()
-    await new Promise<void>((resolve) => this.server.close(() => resolve()))
+    await this.http.close()
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
