@@ -110,4 +110,15 @@ describe('Resampler', () => {
     resampler.end()
     expect(() => resampler.write(Buffer.alloc(2))).toThrow(/after end/)
   })
+
+  it('writeInSlices gives the same audio as write, in slices of about sliceMs', () => {
+    const { bytes } = tone(700, 24000, 0.5) // one large chunk of 500 ms
+    const whole = resampleAll(bytes, 24000, 16000)
+    const sliced = new Resampler({ fromRate: 24000, toRate: 16000 })
+    const slices = [...sliced.writeInSlices(bytes, 20)]
+    expect(slices.length).toBeGreaterThanOrEqual(24)
+    // No slice much longer than 20 ms at 16 kHz (the first one is shorter: the filter's delay).
+    expect(Math.max(...slices.map((slice) => slice.length))).toBeLessThanOrEqual(21 * 32)
+    expect(pcm16(Buffer.concat([...slices, sliced.end()]))).toEqual(whole)
+  })
 })

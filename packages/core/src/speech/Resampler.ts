@@ -36,6 +36,7 @@ export class Resampler {
   private readonly delay: number
   private readonly bytesPerSample: number
   private readonly inputFormat: SampleFormat
+  private readonly inputRate: number
   /** Input samples still needed, the oldest first; `samples[0]` is input number `first`. */
   private samples: Float32Array
   private first: number
@@ -61,6 +62,7 @@ export class Resampler {
     this.up = toRate / divisor
     this.down = fromRate / divisor
     this.inputFormat = options.inputFormat ?? 'pcm16'
+    this.inputRate = fromRate
     this.bytesPerSample = this.inputFormat === 'pcm16' ? 2 : 4
     if (this.up === 1 && this.down === 1) {
       this.phases = [Float32Array.of(1)]
@@ -96,6 +98,21 @@ export class Resampler {
     this.received += count
     this.append(input)
     return this.produce(Infinity)
+  }
+
+  /**
+   * Resamples one chunk in slices of at most `sliceMs` of input, yielding each slice's output as
+   * soon as it is computed: the start of a large chunk (a provider may send seconds of speech in
+   * one read) can be played before the rest of it is resampled. The output is the same as
+   * {@link Resampler.write}'s; empty slices are not yielded.
+   */
+  *writeInSlices(chunk: Uint8Array, sliceMs = 20): Generator<Buffer> {
+    const sliceBytes =
+      Math.max(1, Math.round((sliceMs * this.inputRate) / 1000)) * this.bytesPerSample
+    for (let offset = 0; offset < chunk.length; offset += sliceBytes) {
+      const audio = this.write(chunk.subarray(offset, offset + sliceBytes))
+      if (audio.length > 0) yield audio
+    }
   }
 
   /** Ends the stream: returns the last output samples. A trailing partial sample is dropped. */

@@ -69,7 +69,7 @@ export class MistralTTS extends SentenceTTS {
     try {
       for await (const event of events) {
         if (event.data.type === 'speech.audio.delta' && 'audioData' in event.data) {
-          yield to16k.write(Buffer.from(String(event.data.audioData), 'base64'))
+          yield* to16k.writeInSlices(Buffer.from(String(event.data.audioData), 'base64'))
         }
       }
     } catch (error) {

@@ -98,8 +98,7 @@ export class OpenaiTTS extends SentenceTTS {
     }
     const to16k = new Resampler({ fromRate: OPENAI_PCM_RATE, toRate: CALL_RATE })
     for await (const chunk of readChunks(response.body)) {
-      const audio = to16k.write(chunk)
-      if (audio.length > 0) yield audio
+      yield* to16k.writeInSlices(chunk)
     }
     const tail = to16k.end()
     if (tail.length > 0) yield tail
