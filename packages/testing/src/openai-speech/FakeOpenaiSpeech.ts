@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import { LoopbackServer } from '../net/loopback-server.js'
+import { recordExchange, type RecordedExchange } from '../sse-server/recorded-exchange.js'
 import { playSpeech } from './play-speech.js'
 import { speechErrorBody, openaiSpeechRequestProblem } from './speech-request-problem.js'
 import type {
@@ -111,36 +112,10 @@ export class FakeOpenaiSpeech {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let ended = false
-    let resetByServer = false
-    let markClosed!: () => void
-    const closed = new Promise<void>((resolve) => (markClosed = resolve))
-    const rawBody = await readBody(req)
-    const path = (req.url ?? '/').split('?')[0]!
-    const request: RecordedOpenaiSpeechRequest = {
-      method: req.method ?? 'GET',
-      path,
-      headers: req.headers,
-      body: parseBody(rawBody),
-      rawBody,
-      aborted: false,
-      finished: closed,
-      audioBytes: 0,
-    }
+    const { request, closed, reset }: RecordedExchange<RecordedOpenaiSpeechRequest> =
+      await recordExchange(req, res, { audioBytes: 0 })
+    const { path } = request
     this.requests.push(request)
-    res.on('finish', () => (ended = true))
-    res.on('close', () => {
-      if (!ended && !resetByServer) request.aborted = true
-      markClosed()
-    })
-    const reset = async () => {
-      resetByServer = true
-      const socket = res.socket
-      if (!socket) return
-      // Let what was written reach the client first, then cut the connection.
-      await new Promise<void>((resolve) => socket.write('', () => resolve()))
-      socket.destroy()
-    }
     if (request.method !== 'POST' || path !== '/v1/audio/speech') {
       const message = `Fake speech server: no route for ${request.method} ${path}`
       return sendJson(res, 404, speechErrorBody(message))
@@ -184,19 +159,4 @@ export async function createFakeOpenaiSpeech(
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' })
   res.end(JSON.stringify(body))
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = []
-  for await (const chunk of req) chunks.push(chunk as Buffer)
-  return Buffer.concat(chunks).toString('utf8')
-}
-
-function parseBody(raw: string): unknown {
-  if (raw === '') return undefined
-  try {
-    return JSON.parse(raw)
-  } catch {
-    return raw
-  }
 }

@@ -1,17 +1,13 @@
 import type { ServerResponse } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { sendErrorReply, type RecordedExchange } from '../sse-server/recorded-exchange.js'
 import { speechErrorBody } from './speech-request-problem.js'
 import { pcmTone, SPEECH_SAMPLE_RATE } from './tone.js'
 import type { FakeOpenaiSpeechReply, RecordedOpenaiSpeechRequest } from './types.js'
 
 /** What playing a reply needs besides the reply itself. */
-export interface PlaySpeechContext {
-  request: RecordedOpenaiSpeechRequest
+export interface PlaySpeechContext extends RecordedExchange<RecordedOpenaiSpeechRequest> {
   res: ServerResponse
-  /** Resolves when the connection closed (client abort, reset, server shutdown). */
-  closed: Promise<void>
-  /** Destroys the connection on purpose (so it is not counted as a client abort). */
-  reset(): Promise<void>
   /** Length of the default tone for an input text, in ms. */
   tone(input: string): number
   now(): number
@@ -34,15 +30,12 @@ export async function playSpeech(
     case 'error': {
       if (reply.delayMs) await sleep(reply.delayMs)
       if (!open(res)) return
-      const headers: Record<string, string> = { 'content-type': 'application/json' }
-      if (reply.retryAfter !== undefined) headers['retry-after'] = String(reply.retryAfter)
-      Object.assign(headers, reply.headers)
-      const body =
-        reply.body ??
-        speechErrorBody(`Fake error ${reply.status}`, { type: errorType(reply.status) })
-      res.writeHead(reply.status, headers)
-      res.end(typeof body === 'string' ? body : JSON.stringify(body))
-      return
+      return sendErrorReply(res, {
+        ...reply,
+        body:
+          reply.body ??
+          speechErrorBody(`Fake error ${reply.status}`, { type: errorType(reply.status) }),
+      })
     }
     case 'audio':
       return playAudio(reply, context)

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { LoopbackServer } from '../net/loopback-server.js'
 import { readFixtureLines } from '../fixtures/fixture-path.js'
 import { playResponse } from './play-response.js'
+import { recordExchange } from './recorded-exchange.js'
 import type { FakePart, FakeResponse, FakeToolCall, RecordedRequest, SseDialect } from './types.js'
 
 /** Options of a {@link FakeSseServer}. */
@@ -128,27 +129,9 @@ export class FakeSseServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let ended = false
-    let resetByServer = false
-    let markClosed!: () => void
-    const closed = new Promise<void>((resolve) => (markClosed = resolve))
-    const rawBody = await readBody(req)
-    const path = (req.url ?? '/').split('?')[0]!
-    const request: RecordedRequest = {
-      method: req.method ?? 'GET',
-      path,
-      headers: req.headers,
-      body: parseBody(rawBody),
-      rawBody,
-      aborted: false,
-      finished: closed,
-    }
+    const { request, closed, reset } = await recordExchange(req, res, {})
+    const { path } = request
     this.requests.push(request)
-    res.on('finish', () => (ended = true))
-    res.on('close', () => {
-      if (!ended && !resetByServer) request.aborted = true
-      markClosed()
-    })
     const dialect = this.dialectFor(path)
     const rejection = dialect?.rejectRequest?.(request)
     const response: FakeResponse | undefined = rejection
@@ -156,14 +139,6 @@ export class FakeSseServer {
       : dialect
         ? this.queue.shift()
         : undefined
-    const reset = async () => {
-      resetByServer = true
-      const socket = res.socket
-      if (!socket) return
-      // Let what was written reach the client first, then cut the connection.
-      await new Promise<void>((resolve) => socket.write('', () => resolve()))
-      socket.destroy()
-    }
     try {
       if (!dialect) {
         res.writeHead(404, { 'content-type': 'application/json' })
@@ -191,19 +166,4 @@ export class FakeSseServer {
 function noScriptLeft(path: string): FakeResponse {
   const message = `Fake server: no scripted response left for ${path}`
   return { type: 'error', status: 418, body: { error: { message, type: 'fake_server' } } }
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = []
-  for await (const chunk of req) chunks.push(chunk as Buffer)
-  return Buffer.concat(chunks).toString('utf8')
-}
-
-function parseBody(raw: string): unknown {
-  if (raw === '') return undefined
-  try {
-    return JSON.parse(raw)
-  } catch {
-    return raw
-  }
 }

@@ -1,17 +1,13 @@
 import type { ServerResponse } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { sendErrorReply, type RecordedExchange } from './recorded-exchange.js'
 import { sseFrame } from './sse-frame.js'
 import type { FakePart, FakeResponse, RecordedRequest, SseDialect, StreamEncoder } from './types.js'
 
 /** What playing a response needs besides the response itself. */
-export interface PlayContext {
+export interface PlayContext extends RecordedExchange<RecordedRequest> {
   dialect: SseDialect
-  request: RecordedRequest
   res: ServerResponse
-  /** Resolves when the connection closed (client abort, reset, server shutdown). */
-  closed: Promise<void>
-  /** Destroys the connection on purpose (so it is not counted as a client abort). */
-  reset(): Promise<void>
 }
 
 /** Writes one scripted response to `res`. Stops early once the connection is closed. */
@@ -23,16 +19,11 @@ export async function playResponse(response: FakeResponse, context: PlayContext)
     case 'stall':
       await context.closed
       return
-    case 'error': {
-      const headers: Record<string, string> = { 'content-type': 'application/json' }
-      if (response.retryAfter !== undefined) headers['retry-after'] = String(response.retryAfter)
-      Object.assign(headers, response.headers)
-      const body =
-        response.body ?? dialect.errorBody(response.status, `Fake error ${response.status}`)
-      res.writeHead(response.status, headers)
-      res.end(typeof body === 'string' ? body : JSON.stringify(body))
-      return
-    }
+    case 'error':
+      return sendErrorReply(res, {
+        ...response,
+        body: response.body ?? dialect.errorBody(response.status, `Fake error ${response.status}`),
+      })
     case 'stream':
       await playStream(response, context)
   }
