@@ -1,8 +1,9 @@
 import { PassThrough } from 'node:stream'
 import type { STT } from '@openmic/core'
-import { afterEach, describe, expect, it } from 'vitest'
-import { EventLog, expectNothingAfterDestroy } from './event-log.js'
-import { expectReleased, ResourceWatch } from './resources.js'
+import { describe, expect, it } from 'vitest'
+import { expectNothingAfterDestroy } from './event-log.js'
+import { expectReleased } from './resources.js'
+import { speechTestLifecycle, TestedSpeech } from './tested-speech.js'
 import { failOnUnhandledErrors, skipped, pause } from './speech-kit.js'
 import type {
   STTConformanceOptions,
@@ -70,39 +71,16 @@ export function describeSTTConformance(name: string, options: STTConformanceOpti
   describe(`${name} (STT conformance)`, () => {
     failOnUnhandledErrors()
 
-    let current: Tested | undefined
-    let watch: ResourceWatch | undefined
-    /** Starts watching the resources created from now on (stopped after the test). */
-    function watching(): ResourceWatch {
-      watch = new ResourceWatch()
-      return watch
-    }
-    afterEach(async () => {
-      watch?.stop()
-      watch = undefined
-      const tested = current
-      current = undefined
-      if (!tested) return
-      if (!tested.destroyed) tested.destroy()
-      await tested.setup.teardown?.()
-    })
+    const { track, watching } = speechTestLifecycle()
 
     /** A tested STT: its setup, its event log, and helpers to speak to it. */
-    class Tested {
-      readonly log: EventLog
-      destroyed = false
+    class Tested extends TestedSpeech<STT> {
       constructor(readonly setup: STTConformanceSetup) {
-        this.log = new EventLog(setup.stt, ['Partial', 'Transcript', 'Failed'])
+        super(setup.stt, ['Partial', 'Transcript', 'Failed'], () => setup.teardown?.())
       }
 
       get stt(): STT {
-        return this.setup.stt
-      }
-
-      destroy() {
-        this.destroyed = true
-        this.log.markDestroyed()
-        this.stt.destroy()
+        return this.provider
       }
 
       /** Scripts the next utterance and opens its audio stream. */
@@ -149,9 +127,7 @@ export function describeSTTConformance(name: string, options: STTConformanceOpti
     }
 
     async function start(): Promise<Tested> {
-      const tested = new Tested(await options.make())
-      current = tested
-      return tested
+      return track(new Tested(await options.make()))
     }
 
     function chunkSize(): number {

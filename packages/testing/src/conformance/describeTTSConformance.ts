@@ -1,8 +1,9 @@
 import { PassThrough } from 'node:stream'
 import type { TTS, TTSWord } from '@openmic/core'
-import { afterEach, describe, expect, it } from 'vitest'
-import { EventLog, expectNothingAfterDestroy, type LoggedEvent } from './event-log.js'
-import { expectReleased, ResourceWatch } from './resources.js'
+import { describe, expect, it } from 'vitest'
+import { expectNothingAfterDestroy, type LoggedEvent } from './event-log.js'
+import { expectReleased } from './resources.js'
+import { speechTestLifecycle, TestedSpeech } from './tested-speech.js'
 import { failOnUnhandledErrors, skipped, levelDbfs, pause } from './speech-kit.js'
 import type {
   TTSConformanceOptions,
@@ -64,39 +65,16 @@ export function describeTTSConformance(name: string, options: TTSConformanceOpti
   describe(`${name} (TTS conformance)`, () => {
     failOnUnhandledErrors()
 
-    let current: Tested | undefined
-    let watch: ResourceWatch | undefined
-    /** Starts watching the resources created from now on (stopped after the test). */
-    function watching(): ResourceWatch {
-      watch = new ResourceWatch()
-      return watch
-    }
-    afterEach(async () => {
-      watch?.stop()
-      watch = undefined
-      const tested = current
-      current = undefined
-      if (!tested) return
-      if (!tested.destroyed) tested.destroy()
-      await tested.setup.teardown?.()
-    })
+    const { track, watching } = speechTestLifecycle()
 
     /** A tested TTS: its setup, its event log, and helpers to make it speak. */
-    class Tested {
-      readonly log: EventLog
-      destroyed = false
+    class Tested extends TestedSpeech<TTS> {
       constructor(readonly setup: TTSConformanceSetup) {
-        this.log = new EventLog(setup.tts, ['Audio', 'Words', 'AudioEnd', 'Failed'])
+        super(setup.tts, ['Audio', 'Words', 'AudioEnd', 'Failed'], () => setup.teardown?.())
       }
 
       get tts(): TTS {
-        return this.setup.tts
-      }
-
-      destroy() {
-        this.destroyed = true
-        this.log.markDestroyed()
-        this.tts.destroy()
+        return this.provider
       }
 
       /**
@@ -157,9 +135,7 @@ export function describeTTSConformance(name: string, options: TTSConformanceOpti
     }
 
     async function start(): Promise<Tested> {
-      const tested = new Tested(await options.make())
-      current = tested
-      return tested
+      return track(new Tested(await options.make()))
     }
 
     /** Audio chunks of even lengths making audible sound, then one `AudioEnd`, the last event. */
