@@ -110,6 +110,7 @@ beforeAll(async () => {
       }),
       firstMessage: s.firstMessage,
       transcriptTimeoutMs: 150,
+      transcriptGraceMs: 40,
       logger,
     })
     // Before the server's own listener: the command is logged before what it causes.
