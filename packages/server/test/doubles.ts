@@ -37,3 +37,55 @@ export class ThrowingSTT extends STT {
     throw new Error('STT exploded')
   }
 }
+
+/**
+ * An STT that delivers each utterance's transcript in pieces once its audio ended: the first
+ * piece `firstMs` after `StopSpeaking`, the next ones `gapMs` apart, then `TranscriptEnd` right
+ * after the last one when it signals it.
+ */
+export class PiecesSTT extends STT {
+  readonly signalsTranscriptEnd: boolean
+  private calls = 0
+  private readonly timers = new Set<NodeJS.Timeout>()
+
+  constructor(
+    private readonly options: {
+      utterances: string[][]
+      signals: boolean
+      gapMs: number
+      firstMs?: number
+    }
+  ) {
+    super()
+    this.signalsTranscriptEnd = options.signals
+  }
+
+  transcribe(audio: Readable): void {
+    const { utterances, gapMs, firstMs = 20 } = this.options
+    const pieces = utterances[Math.min(this.calls++, utterances.length - 1)]!
+    audio.resume()
+    audio.once('end', () => {
+      pieces.forEach((piece, index) => {
+        this.later(firstMs + index * gapMs, () => {
+          this.emit('Transcript', piece)
+          if (index === pieces.length - 1 && this.signalsTranscriptEnd) {
+            ;(this.emit as (event: string) => boolean)('TranscriptEnd')
+          }
+        })
+      })
+    })
+  }
+
+  override destroy(): void {
+    for (const timer of this.timers) clearTimeout(timer)
+    super.destroy()
+  }
+
+  private later(ms: number, action: () => void) {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer)
+      action()
+    }, ms)
+    this.timers.add(timer)
+  }
+}

@@ -179,11 +179,12 @@ export class CallController {
 
   /**
    * The user turn's transcript is complete: its pieces become one user message, answered now unless
-   * the user is speaking again or muted. While an answer is being heard, a late transcript waits
-   * for its end: the user never hears part of an answer that is then thrown away.
+   * the user is speaking again or muted. A late piece restarts an answer nothing of which was sent
+   * yet; once it has been heard (or saved), the piece waits for its end: the user never hears part
+   * of an answer that is then thrown away.
    */
   private onTranscriptComplete() {
-    if (this.transcript.pending && this.current?.run.firstAudioAt !== undefined) return
+    if (this.transcript.pending && this.current && isHeard(this.current.run)) return
     const text = this.transcript.take()
     if (text !== '') {
       this.unanswered = true
@@ -388,6 +389,11 @@ export class CallController {
     this.options.output.log('TTS failed:', error)
     this.current?.run.ttsFailed(error)
   }
+}
+
+/** Some of the run reached the client: its audio, or its assistant message. */
+function isHeard(run: AnswerRun): boolean {
+  return run.firstAudioAt !== undefined || run.messageSaved
 }
 
 /** The utterance's audio went to the STT: its transcript may still come. */
