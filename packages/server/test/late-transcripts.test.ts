@@ -1,7 +1,7 @@
-import { MockAgent } from '@openmic/core'
+import { MockAgent, MockSTT } from '@openmic/core'
 import { describe, expect, it } from 'vitest'
 import type { MicdropServerOptions } from '../src/index.js'
-import { PiecesSTT, TaggedTTS, tagOf } from './doubles.js'
+import { TaggedTTS, tagOf } from './doubles.js'
 import { closeAfterEach, startMockCall, type TestClient } from './harness.js'
 
 const cleanup = closeAfterEach()
@@ -20,11 +20,14 @@ async function call(options: Partial<MicdropServerOptions>) {
   return { ...started, tts: started.server.tts as TaggedTTS }
 }
 
-describe('a transcript in two pieces, 100 ms apart after StopSpeaking', () => {
+describe('a transcript in two pieces, 100 ms apart after StopSpeaking (MockSTT delayMs)', () => {
   for (const signals of [true, false]) {
     it(`${signals ? 'with' : 'without'} TranscriptEnd: one message, one answer, no audio of a discarded answer`, async () => {
       const { client, server, tts } = await call({
-        stt: new PiecesSTT({ utterances: [['Book a table', 'for two.']], signals, gapMs: 100 }),
+        stt: new MockSTT({
+          utterances: [{ transcripts: ['Book a table', 'for two.'], delayMs: 100 }],
+          transcriptEnd: signals,
+        }),
       })
       client.utterance()
       await client.waitFor((c) => c.count('Message:assistant') === 1)
@@ -44,7 +47,10 @@ describe('a transcript in two pieces, 100 ms apart after StopSpeaking', () => {
 
   it('an STT that signals is answered at TranscriptEnd, without the grace', async () => {
     const { client } = await call({
-      stt: new PiecesSTT({ utterances: [['Hello', 'there.']], signals: true, gapMs: 100 }),
+      stt: new MockSTT({
+        utterances: [{ transcripts: ['Hello', 'there.'], delayMs: 100 }],
+        transcriptEnd: true,
+      }),
       transcriptGraceMs: 5000,
     })
     const stoppedAt = performance.now()
@@ -57,10 +63,9 @@ describe('a transcript in two pieces, 100 ms apart after StopSpeaking', () => {
 describe('a piece later than the grace (an STT that cannot signal)', () => {
   it('before anything of the answer was sent: the answer restarts with it, only the new one is heard', async () => {
     const { client, server, tts } = await call({
-      stt: new PiecesSTT({
-        utterances: [['Book a table', 'for two.']],
-        signals: false,
-        gapMs: 100,
+      stt: new MockSTT({
+        utterances: [{ transcripts: ['Book a table', 'for two.'], delayMs: 100 }],
+        transcriptEnd: false,
       }),
       agent: new MockAgent({ firstWordDelayMs: 200 }),
       transcriptGraceMs: 30,
@@ -82,10 +87,9 @@ describe('a piece later than the grace (an STT that cannot signal)', () => {
 
   it('once the answer is heard: it plays to its end, then the piece is answered', async () => {
     const { client, server } = await call({
-      stt: new PiecesSTT({
-        utterances: [['Book a table', 'for two.']],
-        signals: false,
-        gapMs: 150,
+      stt: new MockSTT({
+        utterances: [{ transcripts: ['Book a table', 'for two.'], delayMs: 150 }],
+        transcriptEnd: false,
       }),
       tts: new TaggedTTS({ chunkMs: 20, chunkDelayMs: 10 }),
       transcriptGraceMs: 30,

@@ -48,7 +48,7 @@ export class CallController {
   constructor(private readonly options: CallControllerOptions) {
     const { stt } = options
     this.transcript = new TurnTranscript({
-      signalsEnd: () => (stt as { signalsTranscriptEnd?: boolean }).signalsTranscriptEnd === true,
+      signalsEnd: () => stt.signalsTranscriptEnd,
       graceMs: options.transcriptGraceMs,
       timeoutMs: options.transcriptTimeoutMs,
       onComplete: () => this.onTranscriptComplete(),
@@ -76,8 +76,10 @@ export class CallController {
       return false
     }
     const first = this.utterance.bytes === 0
+    // Counted before the STT sees the audio: it may emit the whole transcript from within write().
+    if (first) this.transcript.transcriptionStarted()
     this.utterance.write(audio)
-    if (first && !this.utterance.failed) this.transcript.transcriptionStarted()
+    if (first && this.utterance.failed) this.transcript.end() // transcribe() threw: nothing comes
     return true
   }
 
@@ -315,7 +317,7 @@ export class CallController {
     this.on(agent, 'ToolCall', this.onAgentToolCall)
     this.on(agent, 'Failed', this.onAgentFailed)
     this.on(stt, 'Transcript', this.onTranscript)
-    this.on(stt as any, 'TranscriptEnd', this.onTranscriptEnd)
+    this.on(stt, 'TranscriptEnd', this.onTranscriptEnd)
     this.on(stt, 'Failed', this.onSttFailed)
     this.on(tts, 'Audio', this.onTtsAudio)
     this.on(tts, 'AudioEnd', this.onTtsAudioEnd)
