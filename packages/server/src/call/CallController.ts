@@ -8,6 +8,12 @@ import type { CallControllerOptions } from './types.js'
 import { TurnTranscript } from './turn-transcript.js'
 import { Utterance } from './Utterance.js'
 
+/** What the agent did within `agent.answer()` (a synchronous agent), before the run existed. */
+interface Opening {
+  messageSaved: boolean
+  skipped: boolean
+}
+
 /** What an answer run speaks: an agent's answer (tied to a user turn or not), or a given text. */
 type RunKind = 'answer' | 'speech'
 
@@ -39,8 +45,8 @@ export class CallController {
   private current?: CurrentRun
   private turn?: TurnClock
   private endCallPending = false
-  /** What the agent did within `agent.answer()` (a synchronous agent), before its run exists. */
-  private opening?: { messageSaved: boolean; skipped: boolean }
+  /** Set while `agent.answer()` runs: a synchronous agent acts before its run exists. */
+  private opening?: Opening
   private destroyed = false
   /** Takes the call's listeners off its agent, STT and TTS. */
   private readonly listeners: Array<() => void> = []
@@ -127,7 +133,7 @@ export class CallController {
     let stream: Readable
     const requestedAt = performance.now()
     // A synchronous agent may save its answer, skip it or end the call within answer() itself.
-    const opening = (this.opening = { messageSaved: false, skipped: false })
+    const opening: Opening = (this.opening = { messageSaved: false, skipped: false })
     try {
       stream = this.options.agent.answer()
     } catch (error) {
@@ -226,7 +232,7 @@ export class CallController {
     forUser: boolean,
     turn?: TurnClock,
     requestedAt?: number,
-    opening?: { messageSaved: boolean; skipped: boolean }
+    opening?: Opening
   ): CurrentRun {
     const run = new AnswerRun({
       text,
