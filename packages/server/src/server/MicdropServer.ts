@@ -17,8 +17,8 @@ import type { MicdropServerEvents, MicdropServerOptions } from './types.js'
 const DEFAULT_MAX_FRAME_BYTES = 65536
 const DEFAULT_TRANSCRIPT_TIMEOUT_MS = 10_000
 /**
- * Above the gap between the final pieces of a streaming STT after the speech ended (usually under
- * 200 ms), small next to the model's first token: only STTs that cannot signal pay it.
+ * Three times the 100 ms gap between the final pieces of a streaming STT that the server must join,
+ * yet small next to a model's first token; only STTs that cannot signal `TranscriptEnd` pay it.
  */
 const DEFAULT_TRANSCRIPT_GRACE_MS = 300
 
