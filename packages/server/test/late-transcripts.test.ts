@@ -118,3 +118,28 @@ describe('a piece later than the grace (an STT that cannot signal)', () => {
     expect(client.count('SkipAnswer')).toBe(1)
   })
 })
+
+/** An STT that claims to signal `TranscriptEnd` but never sends it (a buggy provider). */
+class NoEndSTT extends MockSTT {
+  override emit(event: any, ...args: any[]): boolean {
+    return event === 'TranscriptEnd' ? false : super.emit(event, ...args)
+  }
+}
+
+describe('an STT that never completes its transcript', () => {
+  it('what it said is answered, once, after transcriptTimeoutMs', async () => {
+    const { client, server, tts } = await call({
+      stt: new NoEndSTT({ utterances: [{ transcripts: ['Book a table', 'for two.'] }] }),
+      transcriptTimeoutMs: 200,
+    })
+    client.utterance()
+    await client.waitFor((c) => c.count('Message:assistant') === 1)
+    await client.settle(150)
+    expect(client.flow).toEqual(['SkipAnswer', 'Message:user', 'audio', 'Message:assistant'])
+    expect(server.agent.conversation.at(1)).toEqual({
+      role: 'user',
+      content: 'Book a table for two.',
+    })
+    expect(tts.calls).toBe(1)
+  })
+})
