@@ -2,6 +2,10 @@
 export class FakeGradiumTTSRequest {
   /** The texts of its `text` messages, in order. */
   readonly texts: string[] = []
+  /** The fake sent its `ready`. */
+  readySent = false
+  /** Messages of it the client sent before its `ready` (Gradium's clients wait for it). */
+  readonly beforeReady: unknown[] = []
   /** The client sent its `end_of_stream`. */
   ended = false
   /** Messages of it the client sent after its `end_of_stream` (Gradium wants none). */

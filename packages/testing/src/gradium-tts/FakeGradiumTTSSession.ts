@@ -98,6 +98,7 @@ export class FakeGradiumTTSSession {
     // Like Gradium: a request begins with its setup.
     if (!request) return this.sendError('Expected a setup message first', 1008, id)
     if (request.ended) request.afterEnd.push(message)
+    if (!request.readySent) request.beforeReady.push(message)
     switch (message.type) {
       case 'text':
         request.texts.push(String(message.text ?? ''))
@@ -133,6 +134,7 @@ export class FakeGradiumTTSSession {
       request,
       (async () => {
         if (delay > 0) await sleep(delay)
+        request.readySent = true
         this.send({
           type: 'ready',
           request_id: `fake-${Math.random().toString(36).slice(2)}`,
