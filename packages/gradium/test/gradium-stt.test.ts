@@ -55,11 +55,13 @@ describe('GradiumSTT: utterances', () => {
     audio.end(chunk(2))
     await waitForEnds(1)
     await sleep(50)
-    expect(events.filter((e) => e.type !== 'TranscriptEnd')).toEqual([
+    expect(events).toEqual([
       { type: 'Partial', value: 'hello there' },
       { type: 'Partial', value: 'hello there world' },
       { type: 'Transcript', value: 'hello there world' },
+      { type: 'TranscriptEnd', value: undefined },
     ])
+    expect(stt.signalsTranscriptEnd).toBe(true)
     expect(session!.flushes).toEqual([{ flushId: '1', audio: Buffer.concat([chunk(1), chunk(2)]) }])
   })
 
@@ -137,7 +139,10 @@ describe('GradiumSTT: utterances', () => {
     stt.transcribe(audio)
     audio.end()
     await waitForEnds(1)
-    expect(events.find((e) => e.type === 'Transcript')?.value).toBe('')
+    expect(events).toEqual([
+      { type: 'Transcript', value: '' },
+      { type: 'TranscriptEnd', value: undefined },
+    ])
     expect(fake.flushes).toEqual([])
   })
 })

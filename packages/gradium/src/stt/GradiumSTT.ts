@@ -36,7 +36,7 @@ interface Utterance {
  * The end of an utterance sends `flush` with a new `flush_id`: the session stays open for the next
  * one. Each `text` segment makes a `Partial` (the utterance's segments so far, joined by spaces);
  * the matching `flushed` (plus `trailingTextMs` for text still on its way) makes one `Transcript`
- * of all of them.
+ * of all of them, then `TranscriptEnd`.
  *
  * What goes wrong becomes `Failed` at once, naming GradiumSTT: a refused connection (with its HTTP
  * status), an in-band `error` (with its code), a socket that dies while an utterance is in flight,
@@ -78,6 +78,11 @@ export class GradiumSTT extends STT {
       trailingTextMs: options.trailingTextMs ?? GRADIUM_STT_DEFAULTS.trailingTextMs,
     }
     this.connect()
+  }
+
+  /** Each utterance's text comes whole at its `flushed`, followed by `TranscriptEnd`. */
+  override get signalsTranscriptEnd(): boolean {
+    return true
   }
 
   transcribe(audio: Readable): void {
@@ -257,7 +262,7 @@ export class GradiumSTT extends STT {
 
   private finish(utterance: Utterance, text: string): void {
     if (!this.remove(utterance)) return
-    if (!this.destroyed) this.emit('Transcript', text)
+    if (!this.destroyed) this.emitFinalTranscript(text)
     this.pump()
   }
 
