@@ -27,6 +27,8 @@ export class FakeGradiumTTSSession {
   private readonly playing = new Map<FakeGradiumTTSRequest, Promise<void>>()
   /** Where each request's audio stands, in seconds. */
   private readonly clock = new Map<FakeGradiumTTSRequest, number>()
+  /** Requests whose first-audio delay has passed. */
+  private readonly delayed = new Set<FakeGradiumTTSRequest>()
   private markClosed!: () => void
 
   constructor(
@@ -186,7 +188,11 @@ export class FakeGradiumTTSSession {
       msPerWord?: number
       delayMs?: number
     }
-    if (reply.delayMs) await sleep(reply.delayMs)
+    // The delay comes once, before the request's first audio (Gradium's time to first audio).
+    if (reply.firstAudioDelayMs && request.audioBytes === 0 && !this.delayed.has(request)) {
+      this.delayed.add(request)
+      await sleep(reply.firstAudioDelayMs)
+    }
     const rate = RATES[String(request.setup.output_format)] ?? 48000
     const msPerWord = reply.msPerWord ?? this.options.msPerWord ?? 60
     const chunks = Math.max(1, this.options.chunksPerWord ?? 2)
@@ -205,7 +211,8 @@ export class FakeGradiumTTSSession {
       const stop = start + samples / rate
       this.clock.set(request, stop)
       this.send({ type: 'text', text: word, start_s: start, stop_s: stop, stream_id: 0, ...id })
-      await sleep(this.options.wordDelayMs ?? 2)
+      const pace = this.options.wordDelayMs ?? 2
+      await sleep(pace === 'realtime' ? msPerWord : pace)
     }
   }
 }

@@ -5,7 +5,13 @@ export type FakeGradiumSpeechReply =
    * `output_format`) in `audio` messages, each followed by its `text` timestamp; the client's
    * `end_of_stream` gets one back once the audio is out.
    */
-  | { kind: 'speech'; msPerWord?: number; delayMs?: number }
+  | {
+      kind: 'speech'
+      /** Milliseconds of audio per word (default: the fake's `msPerWord`). */
+      msPerWord?: number
+      /** Wait this long after the first text before the first audio (default 0). */
+      firstAudioDelayMs?: number
+    }
   /** An in-band `error` with the request's id at its first text (and a close unless `keepOpen`). */
   | { kind: 'error'; message: string; code?: number; keepOpen?: boolean }
   /** `ready`, then nothing at all for this request. */
@@ -28,8 +34,11 @@ export interface FakeGradiumTTSOptions {
   readyDelayMs?: number
   /** Milliseconds of audio per word of a `speech` reply (default 60). */
   msPerWord?: number
-  /** Wait between two words' audio, in ms (default 2): the audio streams, it is not all at once. */
-  wordDelayMs?: number
+  /**
+   * Wait between two words' audio, in ms (default 2: the audio streams, not all at once), or
+   * `'realtime'`: as long as a word's audio lasts.
+   */
+  wordDelayMs?: number | 'realtime'
   /** Audio messages per word (default 2). */
   chunksPerWord?: number
 }
