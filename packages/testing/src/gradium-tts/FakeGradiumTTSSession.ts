@@ -183,11 +183,7 @@ export class FakeGradiumTTSSession {
 
   private async speakText(request: FakeGradiumTTSRequest, text: string): Promise<void> {
     if (!this.speaking(request)) return
-    const reply = this.replies.get(request) as {
-      kind: 'speech'
-      msPerWord?: number
-      delayMs?: number
-    }
+    const reply = this.replies.get(request) as Extract<FakeGradiumSpeechReply, { kind: 'speech' }>
     // The delay comes once, before the request's first audio (Gradium's time to first audio).
     if (reply.firstAudioDelayMs && request.audioBytes === 0 && !this.delayed.has(request)) {
       this.delayed.add(request)
