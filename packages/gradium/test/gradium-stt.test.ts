@@ -97,6 +97,24 @@ describe('GradiumSTT: utterances', () => {
     expect(logs.some((line) => line.includes('Ignored a text segment'))).toBe(true)
   })
 
+  it('keeps the transcript of an utterance whose session closes just after its flushed', async () => {
+    const fake = await fakeASR()
+    fake.reply(
+      { type: 'text', text: 'bye now' },
+      { type: 'flushed' },
+      { type: 'close', code: 1000 }
+    )
+    const { stt, events, waitForEnds } = sttOn(fake, { trailingTextMs: 200 })
+    const audio = stream()
+    stt.transcribe(audio)
+    audio.end(chunk(1))
+    await waitForEnds(1)
+    expect(events.filter((e) => e.type !== 'Partial')).toEqual([
+      { type: 'Transcript', value: 'bye now' },
+      { type: 'TranscriptEnd', value: undefined },
+    ])
+  })
+
   it('holds the next utterance until the first has its transcript, on the same session', async () => {
     const fake = await fakeASR()
     fake.replyTranscript('first', { delayMs: 80 }).replyTranscript('second')

@@ -21,6 +21,8 @@ interface Utterance {
   ended: boolean
   /** The `flush_id` sent at its end. */
   flushId?: string
+  /** Its `flushed` came: its text is complete but for what `trailingTextMs` may still bring. */
+  flushed: boolean
   /** Its `text` segments so far (every one is final in Gradium's protocol). */
   readonly texts: string[]
   timer?: ReturnType<typeof setTimeout>
@@ -108,6 +110,7 @@ export class GradiumSTT extends STT {
           : new Resampler({ fromRate: CALL_SAMPLE_RATE, toRate: 24_000 }),
       sentAudio: false,
       ended: false,
+      flushed: false,
       texts: [],
       detach: () => {
         audio.off('data', onData)
@@ -223,6 +226,7 @@ export class GradiumSTT extends STT {
           return this.log('Ignored a flushed with no utterance waiting for it')
         }
         clearTimeout(head.timer)
+        head.flushed = true
         if (this.settings.trailingTextMs <= 0) return this.finish(head, joined(head.texts))
         head.timer = setTimeout(
           () => this.finish(head, joined(head.texts)),
@@ -254,6 +258,8 @@ export class GradiumSTT extends STT {
       (head.socket === socket ||
         (neverReady && head.flushId === undefined && (head.queue.length > 0 || head.ended)))
     if (!failed) this.log('Session ended:', error.message)
+    // Its text was complete at `flushed`: a close while waiting for stragglers loses nothing.
+    else if (head.flushed) this.finish(head, joined(head.texts))
     else this.fail(head, error)
     // After a refused connection, only an utterance that can fail in turn tries again, or new
     // audio: never a loop of refused connections.
