@@ -47,6 +47,15 @@ describe('GradiumTTS: requests', () => {
     expect(request!.texts).toEqual(['Hello ', 'world, ', 'how ', 'are ', 'you?'])
   })
 
+  it('never splits a character whose UTF-8 bytes come in two chunks', async () => {
+    const fake = await fakeTTS()
+    const { tts, waitForEnd } = ttsOn(fake)
+    const bytes = Buffer.from('Ça va très bien.')
+    tts.speak(Readable.from([bytes.subarray(0, 1), bytes.subarray(1, 10), bytes.subarray(10)]))
+    await waitForEnd()
+    expect(fake.requests[0]!.text).toBe('Ça va très bien.')
+  })
+
   it('gives the audio of its request only, as PCM16 16 kHz, and word timings in ms', async () => {
     const fake = await fakeTTS({ msPerWord: 100 })
     const { tts, events, audio, waitForEnd } = ttsOn(fake)

@@ -53,12 +53,12 @@ export class GradiumTTS extends TTS {
     this.current = request
     request.detach = followStream<Buffer | string>(text, {
       data: (chunk) => {
-        request.pending += String(chunk)
+        request.append(chunk)
         this.pump(request)
       },
       end: () => {
         request.detach()
-        request.textEnded = true
+        request.end()
         this.pump(request)
       },
       error: (error) =>
