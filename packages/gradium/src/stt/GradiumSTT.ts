@@ -31,7 +31,7 @@ interface Utterance {
 
 /**
  * Speech-to-text with Gradium's streaming ASR, over one WebSocket session per instance
- * (`wss://{region}.api.gradium.ai/api/speech/asr`, `x-api-key`).
+ * (`wss://api.gradium.ai/api/speech/asr`, or a region's host; `x-api-key`).
  *
  * The socket opens when the instance is created and sends `setup`; audio waits for the server's
  * `ready`, then flows as it arrives (base64 `audio` messages, PCM16 16 kHz as it is by default).
@@ -47,7 +47,7 @@ interface Utterance {
  * logged and ignored.
  *
  * @example
- * const stt = new GradiumSTT({ apiKey: process.env.GRADIUM_API_KEY, region: 'eu' })
+ * const stt = new GradiumSTT({ apiKey: process.env.GRADIUM_API_KEY })
  * stt.on('Partial', (text) => console.log('...', text))
  * stt.on('Transcript', (text) => console.log('User:', text))
  * stt.transcribe(utteranceAudio) // a Readable of PCM16 16 kHz mono that ends with the utterance

@@ -9,7 +9,7 @@ import { GRADIUM_TTS_DEFAULTS, OUTPUT_SAMPLE_RATES, type GradiumTTSOptions } fro
 
 /**
  * Text-to-speech with Gradium's streaming TTS, every `speak()` multiplexed on one WebSocket
- * (`wss://{region}.api.gradium.ai/api/speech/tts`, `x-api-key`) under its own `client_req_id`.
+ * (`wss://api.gradium.ai/api/speech/tts`, or a region's host; `x-api-key`) under its own `client_req_id`.
  *
  * The socket opens when the instance is created. Each `speak()` sends a `setup` for its request
  * (`close_ws_on_eos: false`, so the socket outlives it), waits for that request's `ready`, then

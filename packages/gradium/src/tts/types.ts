@@ -26,10 +26,13 @@ export interface GradiumTTSOptions {
   apiKey?: string
   /** The voice (an id of Gradium's library, e.g. `YTpq7expH9539ERJ`, or of your own voice). */
   voiceId: string
-  /** Region of the API (default `eu`): `wss://eu.api.gradium.ai`. Ignored with `baseURL`. */
+  /**
+   * A region's host, `eu` (`eu.api.gradium.ai`) or `us`; default none: `api.gradium.ai`, the host
+   * of Gradium's docs. Ignored with `baseURL`.
+   */
   region?: GradiumRegion
   /**
-   * Origin of the API (default `https://{region}.api.gradium.ai`). The WebSocket URL is derived
+   * Origin of the API (default `https://api.gradium.ai`, or the region's). The WebSocket URL is derived
    * from it: `https` → `wss`, `http` → `ws`, then `/api/speech/tts`.
    */
   baseURL?: string
