@@ -248,10 +248,10 @@ export class ElevenLabsTTS extends TTS {
       const error = inBandError(message)
       this.log('Error message:', error.message)
       if (contextId !== undefined && !mine) return // about a context already let go of
+      if (speech?.socket === socket) this.fail(speech, error)
       // The connection's state after an error is unknown (the API closes it after some): the next
       // speak() opens a new one.
       socket.end({ message: error.message })
-      if (speech?.socket === socket) this.fail(speech, error)
       return
     }
     // Whatever arrives for a context that was cancelled or replaced is dropped here.
