@@ -60,7 +60,6 @@ interface Utterance {
  * stt.transcribe(utteranceAudio) // a Readable of PCM16 16 kHz mono that ends with the utterance
  */
 export class ElevenLabsSTT extends STT {
-  override readonly signalsTranscriptEnd = true
   private readonly url: string
   private readonly apiKey: string
   private readonly connectionTimeoutMs: number
@@ -88,6 +87,11 @@ export class ElevenLabsSTT extends STT {
     this.transcriptionTimeoutMs = options.transcriptionTimeoutMs ?? defaults.transcriptionTimeoutMs
     // Opened now, so the first utterance finds it ready.
     this.socket = this.connect()
+  }
+
+  /** Each utterance's text comes whole, followed by `TranscriptEnd`. */
+  override get signalsTranscriptEnd(): boolean {
+    return true
   }
 
   transcribe(audio: Readable): void {
@@ -237,8 +241,7 @@ export class ElevenLabsSTT extends STT {
 
   private emitTranscript(text: string): void {
     this.log(`Transcript: "${text}"`)
-    this.emit('Transcript', text)
-    this.emit('TranscriptEnd')
+    this.emitFinalTranscript(text)
   }
 
   private finish(utterance: Utterance, emit: () => void): void {
