@@ -15,19 +15,28 @@ const DemoConfigSchema = z.object({
   /** `auto`: OpenAI when OPENAI_API_KEY is set, else Mistral when MISTRAL_API_KEY is set, else local. */
   agent: z.enum(['auto', 'openai', 'mistral', 'local']).default('auto'),
   /**
-   * `auto`: OpenAI speech when OPENAI_API_KEY is set, else Mistral's when MISTRAL_API_KEY is set,
-   * else local (pocketsphinx / flite). `mock`: core's mocks.
+   * `auto`: ElevenLabs speech when ELEVENLABS_API_KEY is set, else OpenAI's when OPENAI_API_KEY
+   * is set, else Mistral's when MISTRAL_API_KEY is set, else local (pocketsphinx / flite).
+   * `mock`: core's mocks.
    */
-  stt: z.enum(['auto', 'openai', 'mistral', 'local', 'mock']).default('auto'),
-  tts: z.enum(['auto', 'openai', 'mistral', 'local', 'mock']).default('auto'),
+  stt: z.enum(['auto', 'elevenlabs', 'openai', 'mistral', 'local', 'mock']).default('auto'),
+  tts: z.enum(['auto', 'elevenlabs', 'openai', 'mistral', 'local', 'mock']).default('auto'),
   /** Send each turn's latency to the page (`Metrics` messages). */
   metrics: z.coerce.boolean().default(true),
   openai: Provider.default({}),
   mistral: Provider.extend({ serverURL: z.string().url().optional() }).default({}),
+  /** ElevenLabs speech: `voiceId` defaults to a premade voice (George). */
+  elevenlabs: z
+    .object({
+      apiKey: z.string().min(1).optional(),
+      voiceId: z.string().min(1).default('JBFqnCBsd6RMkjVDRZzb'),
+      baseURL: z.string().url().optional(),
+    })
+    .default({ voiceId: 'JBFqnCBsd6RMkjVDRZzb' }),
 })
 
 /** Where speech comes from, once `auto` is resolved. */
-export type SpeechProvider = 'openai' | 'mistral' | 'local' | 'mock'
+export type SpeechProvider = 'elevenlabs' | 'openai' | 'mistral' | 'local' | 'mock'
 
 export type DemoConfig = Omit<z.infer<typeof DemoConfigSchema>, 'agent' | 'stt' | 'tts'> & {
   agent: 'openai' | 'mistral' | 'local'
@@ -44,7 +53,8 @@ export class DemoConfigError extends Error {
  * Reads the configuration: defaults, then the JSON file named by `OPENMIC_CONFIG` (if any), then
  * environment variables (`OPENMIC_HOST`, `PORT`, `OPENMIC_TOKEN`, `OPENMIC_AGENT`, `OPENMIC_STT`,
  * `OPENMIC_TTS`, `OPENAI_API_KEY`, `OPENAI_MODEL`, `OPENAI_BASE_URL`, `MISTRAL_API_KEY`,
- * `MISTRAL_MODEL`, `MISTRAL_SERVER_URL`).
+ * `MISTRAL_MODEL`, `MISTRAL_SERVER_URL`, `ELEVENLABS_API_KEY`, `ELEVENLABS_VOICE_ID`,
+ * `ELEVENLABS_BASE_URL`).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
   const file = env.OPENMIC_CONFIG ? readConfigFile(env.OPENMIC_CONFIG) : {}
@@ -65,12 +75,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
       model: env.MISTRAL_MODEL,
       serverURL: env.MISTRAL_SERVER_URL,
     }),
+    elevenlabs: prune({
+      apiKey: env.ELEVENLABS_API_KEY,
+      voiceId: env.ELEVENLABS_VOICE_ID,
+      baseURL: env.ELEVENLABS_BASE_URL,
+    }),
   })
   const merged = {
     ...file,
     ...fromEnv,
     openai: { ...(file.openai as object), ...(fromEnv.openai as object) },
     mistral: { ...(file.mistral as object), ...(fromEnv.mistral as object) },
+    elevenlabs: { ...(file.elevenlabs as object), ...(fromEnv.elevenlabs as object) },
   }
   const parsed = DemoConfigSchema.safeParse(merged)
   if (!parsed.success)
@@ -93,6 +109,8 @@ function resolveSpeech(
   config: z.infer<typeof DemoConfigSchema>
 ): SpeechProvider {
   if (choice === 'auto') {
+    // A speech provider's key is set for its speech: it comes before the LLM providers'.
+    if (config.elevenlabs.apiKey) return 'elevenlabs'
     if (config.openai.apiKey) return 'openai'
     if (config.mistral.apiKey) return 'mistral'
     return 'local'
@@ -102,6 +120,9 @@ function resolveSpeech(
   }
   if (choice === 'mistral' && !config.mistral.apiKey) {
     throw new DemoConfigError(`OPENMIC_${kind}=mistral needs MISTRAL_API_KEY.`)
+  }
+  if (choice === 'elevenlabs' && !config.elevenlabs.apiKey) {
+    throw new DemoConfigError(`OPENMIC_${kind}=elevenlabs needs ELEVENLABS_API_KEY.`)
   }
   return choice
 }
