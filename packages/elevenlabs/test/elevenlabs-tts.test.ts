@@ -28,7 +28,7 @@ async function setup(
 }
 
 describe('ElevenLabsTTS', () => {
-  it('opens one context per speak(), sends the text as it streams in, flushes and closes it at the end', async () => {
+  it('opens one context per speak(), sends the text as it streams in, flushes each sentence, and closes it at the end', async () => {
     const { fake, tts, log } = await setup({
       modelId: 'eleven_flash_v2_5',
       language: 'fr',
@@ -50,9 +50,11 @@ describe('ElevenLabsTTS', () => {
     tts.speak(stream)
     stream.write('Hello  there.\nHow ')
     stream.write('are yo')
-    await until(() => fake.contexts[0]?.texts.length === 2, 3000, 'the first words')
-    // Whole words are sent before the text ends; a word that may go on waits.
-    expect(fake.contexts[0]!.texts).toEqual(['Hello there. How ', 'are '])
+    await until(() => fake.contexts[0]?.texts.length === 3, 3000, 'the first words')
+    // Whole words are sent before the text ends, a finished sentence flushed; a word that may go
+    // on waits.
+    expect(fake.contexts[0]!.texts).toEqual(['Hello there. ', 'How ', 'are '])
+    expect(fake.contexts[0]!.flushes).toBe(1)
     stream.end('u?')
     await until(() => log.ends === 1, 3000, 'AudioEnd')
 
@@ -62,8 +64,9 @@ describe('ElevenLabsTTS', () => {
       context_id: context!.id,
       voice_settings: { stability: 0.5, similarity_boost: 0.8 },
     })
-    expect(context!.texts).toEqual(['Hello there. How ', 'are ', 'you? '])
+    expect(context!.texts).toEqual(['Hello there. ', 'How ', 'are ', 'you? '])
     const messages = connection.messages as any[]
+    expect(messages[1]).toEqual({ text: 'Hello there. ', context_id: context!.id, flush: true })
     expect(messages.slice(-2)).toEqual([
       { text: 'you? ', context_id: context!.id, flush: true },
       { context_id: context!.id, close_context: true },
@@ -78,7 +81,7 @@ describe('ElevenLabsTTS', () => {
     fake.replySpeech({ chunkDelayMs: 10, generateAtChars: 10 })
     const stream = new PassThrough()
     tts.speak(stream)
-    stream.write('This sentence is long enough to be generated before its end. ')
+    stream.write('This sentence is long enough to be generated before its end and ')
     await until(() => log.audio.length > 0, 3000, 'first audio')
     tts.cancel()
     await until(() => fake.contexts[0]?.final === true, 3000, 'the context closed')

@@ -185,7 +185,11 @@ export class ElevenLabsTTS extends TTS {
     if (lastBlank < 0) return
     const words = speech.pending.slice(0, lastBlank + 1)
     speech.pending = speech.pending.slice(lastBlank + 1)
-    this.sendText(speech, words)
+    // A finished sentence is flushed, so that its audio starts without waiting for more text
+    // (the API's advice); the context stays open for the next one.
+    const sentenceEnd = lastSentenceEnd(words)
+    if (sentenceEnd > 0) this.sendText(speech, words.slice(0, sentenceEnd), true)
+    this.sendText(speech, words.slice(sentenceEnd))
   }
 
   private textEnd(speech: Speech): void {
@@ -210,7 +214,7 @@ export class ElevenLabsTTS extends TTS {
   private sendText(speech: Speech, text: string, flush = false): void {
     const normalized = text.replace(/\s+/g, ' ')
     const blank = normalized.trim() === ''
-    if (blank && !flush) return
+    if (blank && (!flush || !speech.spoke)) return
     if (!blank) speech.spoke = true
     speech.socket.send({
       text: blank ? '' : normalized.replace(/^ /, ''),
@@ -274,10 +278,9 @@ export class ElevenLabsTTS extends TTS {
   }
 
   private finalIn(speech: Speech): void {
-    if (!speech.flushed) {
-      this.fail(speech, new ElevenLabsTTSError('the API closed the context before its text ended'))
-      return
-    }
+    // Before the end of the text it can only be about a sentence's flush: the speech goes on (a
+    // context the API closed on its own is caught by the stall timeout once the text ends).
+    if (!speech.flushed) return this.log('Ignored an isFinal before the end of the text')
     if (speech.resampler) this.emitAudio(speech, speech.resampler.end())
     if (this.speech !== speech) return
     const words = speech.words.end()
@@ -334,6 +337,13 @@ export class ElevenLabsTTS extends TTS {
     clearTimeout(speech.stallTimer)
     clearInterval(speech.keepAliveTimer)
   }
+}
+
+/** Where the text's last finished sentence ends (after its blank), 0 when none does. */
+function lastSentenceEnd(text: string): number {
+  let end = 0
+  for (const match of text.matchAll(/[.!?…]+["')\]]*\s+/g)) end = match.index + match[0].length
+  return end
 }
 
 function inBandError(message: Record<string, unknown>): ElevenLabsTTSError {

@@ -140,6 +140,7 @@ export class FakeTTSConnection {
   ): Promise<void> {
     const msPerChar = reply.msPerChar ?? 20
     const size = reply.charsPerMessage ?? 8
+    if (context.audioMessages === 0 && reply.firstAudioDelayMs) await sleep(reply.firstAudioDelayMs)
     for (let at = 0; at < piece.length; at += size) {
       if (!this.open || context.final) return
       if (context.closed && !this.ignoreCloseContext && context.flushes === 0) return

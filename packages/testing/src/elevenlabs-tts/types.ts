@@ -12,6 +12,8 @@ export type FakeTTSContextReply =
       charsPerMessage?: number
       chunkDelayMs?: number
       generateAtChars?: number
+      /** Wait this long before the context's first audio (the API's time to first byte). */
+      firstAudioDelayMs?: number
     }
   /**
    * Answer its first text with an error message `{ message, error, code }` (with `contextId` when
