@@ -4,10 +4,15 @@ export type ElevenLabsPcmFormat =
 
 /** Voice settings of a context, as the API names them (each optional; the voice's own otherwise). */
 export interface ElevenLabsVoiceSettings {
+  /** 0–1: higher is steadier, lower more expressive. */
   stability?: number
+  /** 0–1: how closely to keep to the original voice. */
   similarity_boost?: number
+  /** 0–1: style exaggeration (adds latency when above 0). */
   style?: number
+  /** Boosts the likeness to the original speaker. */
   use_speaker_boost?: boolean
+  /** Speaking rate, 1 being the voice's own. */
   speed?: number
 }
 
