@@ -80,6 +80,8 @@ describe('ElevenLabsSTT', () => {
     ['rate_limited', 'Too many requests'],
     ['input_error', 'Invalid audio'],
     ['insufficient_audio_activity', 'No speech'],
+    ['unaccepted_terms', 'Accept the terms first'],
+    ['invalid_request', 'Bad parameter'],
   ])('turns a %s message into Failed at once, naming it', async (messageType, error) => {
     const stt = make({ transcriptionTimeoutMs: 10_000 })
     const events = sttEvents(stt)

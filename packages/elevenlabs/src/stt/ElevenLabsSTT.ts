@@ -208,7 +208,9 @@ export class ElevenLabsSTT extends STT {
       this.failSocket(socket, new ElevenLabsSTTError(`${type}: ${detail}`, { messageType: type }))
       return
     }
-    // session_started, committed_transcript_with_timestamps...: not needed.
+    // session_started, final_transcript (a segment's text before its commit),
+    // committed_transcript_with_timestamps (not asked for), committed_transcript_entities,
+    // edited_transcript: not needed.
   }
 
   /** The utterance the next text of `socket` belongs to: the oldest one whose audio went there. */

@@ -29,16 +29,21 @@ export const ELEVENLABS_STT_DEFAULTS = {
   transcriptionTimeoutMs: 4000,
 } as const
 
-/** Scribe's error `message_type`s: each fails the utterance at once. */
+/**
+ * Scribe's error `message_type`s (those the official SDK 2.73 reads; `unaccepted_terms` was
+ * spelled `unaccepted_terms_error` before): each fails the utterance at once.
+ */
 export const SCRIBE_ERROR_TYPES: ReadonlySet<string> = new Set([
   'error',
   'auth_error',
   'quota_exceeded',
   'commit_throttled',
   'transcriber_error',
+  'unaccepted_terms',
   'unaccepted_terms_error',
   'rate_limited',
   'input_error',
+  'invalid_request',
   'queue_overflow',
   'resource_exhausted',
   'session_time_limit_exceeded',
