@@ -104,15 +104,20 @@ describe('ElevenLabsTTS', () => {
     tts.speak(text('One two three four five six seven eight nine ten eleven twelve.'))
     await until(() => log.audio.length > 0, 3000, 'first audio')
     tts.cancel()
-    const emitted = log.order.length
-    const context = fake.contexts[0]!
-    await until(() => context.final, 5000, 'the cancelled context to finish anyway')
-    expect(context.audioAfterClose).toBeGreaterThan(0)
-    expect(log.order.length).toBe(emitted)
-    // The next speak() speaks, and only its own audio.
+    const cancelledAt = log.order.length
+    const audioBefore = log.audio.length
+    // The next answer starts at once; the cancelled one's audio goes on arriving meanwhile.
+    fake.replySpeech({ firstAudioDelayMs: 100 })
     tts.speak(text('Next.'))
-    await until(() => log.ends === 1, 3000, 'AudioEnd')
-    expect(fake.contexts[1]!.texts).toEqual(['Next. '])
+    const [cancelled] = fake.contexts
+    await until(() => log.ends === 1 && cancelled!.final, 5000, 'both contexts to finish')
+    expect(cancelled!.audioAfterClose).toBeGreaterThan(0)
+    const next = fake.contexts[1]!
+    // Every byte emitted since the cancel is the next answer's.
+    expect(Buffer.concat(log.audio.slice(audioBefore)).length).toBe(next.audioBytes)
+    expect(log.words.at(-1)).toMatchObject({ word: 'Next.', startMs: 0 })
+    expect(log.order.slice(cancelledAt).filter((e) => e === 'AudioEnd')).toHaveLength(1)
+    expect(next.texts).toEqual(['Next. '])
   })
 
   it('keeps an idle context alive while its text waits', async () => {
