@@ -1,3 +1,4 @@
+import { createServer, type Socket } from 'node:net'
 import { PassThrough } from 'node:stream'
 import { createFakeElevenLabsTTS, type FakeElevenLabsTTS } from '@openmic/testing'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -256,5 +257,44 @@ describe('ElevenLabsTTS', () => {
     expect(log.audio).toEqual([])
     await until(() => fake.contexts.length === 1)
     expect(fake.contexts[0]!.texts).toEqual([])
+  })
+
+  it('fails a speak() whose connection does not open within connectionTimeoutMs', async () => {
+    // A server that accepts the TCP connection and never answers the upgrade.
+    const sockets: Socket[] = []
+    const silent = createServer((socket) => sockets.push(socket))
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const { port } = silent.address() as { port: number }
+    try {
+      const tts = new ElevenLabsTTS({
+        apiKey: 'xi-test',
+        voiceId: 'v',
+        baseURL: `http://127.0.0.1:${port}`,
+        connectionTimeoutMs: 150,
+      })
+      instances.push(tts)
+      const log = ttsLog(tts)
+      tts.speak(text('Hello.'))
+      await until(() => log.failures.length === 1)
+      expect(String(log.failures[0])).toContain('ElevenLabsTTS: could not connect within 150 ms')
+    } finally {
+      for (const socket of sockets) socket.destroy()
+      await new Promise((resolve) => silent.close(resolve))
+    }
+  })
+
+  it('fails a speak() whose text stream errors, and closes its context', async () => {
+    const { fake, tts, log } = await setup()
+    fake.replyStall()
+    const stream = new PassThrough()
+    tts.speak(stream)
+    stream.write('Hello ')
+    await until(() => fake.contexts[0]?.texts.length === 1)
+    stream.destroy(new Error('model stream broke'))
+    await until(() => log.failures.length === 1)
+    expect(String(log.failures[0])).toBe(
+      'ElevenLabsTTSError: ElevenLabsTTS: the text stream failed: model stream broke'
+    )
+    await until(() => fake.contexts[0]!.closed)
   })
 })
