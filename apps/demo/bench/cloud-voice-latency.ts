@@ -9,12 +9,15 @@ import type { AddressInfo } from 'node:net'
 import type { MicdropTurnMetrics } from '@openmic/core/protocol'
 import { MockAgent, MockSTT, MockTTS, type Agent, type STT, type TTS } from '@openmic/core'
 import { GradiumSTT, GradiumTTS } from '@openmic/gradium'
+import { ElevenLabsSTT, ElevenLabsTTS } from '@openmic/elevenlabs'
 import { MistralAgent, MistralSTT, MistralTTS } from '@openmic/mistral'
 import { OpenaiAgent, OpenaiSTT, OpenaiTTS } from '@openmic/openai'
 import { MicdropServer } from '@openmic/server'
 import {
   createFakeGradiumSTT,
   createFakeGradiumTTS,
+  createFakeElevenLabsSTT,
+  createFakeElevenLabsTTS,
   createFakeMistral,
   createFakeMistralRealtime,
   createFakeMistralSpeech,
@@ -217,11 +220,37 @@ function gradium(trailingTextMs?: number) {
   }
 }
 
+async function elevenlabs(): Promise<Pipeline> {
+  const chat = await createFakeOpenAI()
+  const scribe = await createFakeElevenLabsSTT()
+  // 60 ms of speech a character, sent at 3x real time.
+  const voice = { firstAudioDelayMs: TTS_MS, msPerChar: 60, charsPerMessage: 8, chunkDelayMs: 160 }
+  const speech = await createFakeElevenLabsTTS({ defaultReply: { type: 'speech', ...voice } })
+  return {
+    name: 'ElevenLabsSTT + OpenaiAgent + ElevenLabsTTS',
+    make: () => ({
+      agent: new OpenaiAgent({ apiKey: 'k', baseURL: chat.baseURL, systemPrompt: 'Be brief.' }),
+      stt: new ElevenLabsSTT({ apiKey: 'k', baseURL: scribe.baseURL }),
+      tts: new ElevenLabsTTS({ apiKey: 'k', voiceId: 'v', baseURL: speech.baseURL }),
+    }),
+    script: () => {
+      scribe.replyTranscript('What time is it?', { delayMs: STT_MS })
+      chat.replyParts([
+        { type: 'delay', ms: MODEL_MS },
+        { type: 'text', delta: ANSWER },
+      ])
+    },
+    close: async () => {
+      await Promise.all([chat.close(), scribe.close(), speech.close()])
+    },
+  }
+}
+
 const rows: string[] = []
 const cell = (values: number[]) =>
   `${quantile(values, 0.5).toFixed(1).padStart(6)} | ${quantile(values, 0.99).toFixed(1).padStart(6)}`
 const only = process.env.PIPELINES?.split(',')
-const pipelines = { mocks, openai, mistral, gradium: gradium(), gradium0: gradium(0) }
+const pipelines = { mocks, openai, mistral, gradium: gradium(), gradium0: gradium(0), elevenlabs }
 for (const [id, make] of Object.entries(pipelines)) {
   if (only && !only.includes(id)) continue
   const pipeline = await make()

@@ -66,6 +66,24 @@ describe('loadConfig', () => {
     )
   })
 
+  it('picks ElevenLabs speech when ELEVENLABS_API_KEY is set, before the LLM providers', () => {
+    expect(
+      loadConfig({ ELEVENLABS_API_KEY: 'xi', OPENAI_API_KEY: 'sk', ELEVENLABS_VOICE_ID: 'v1' })
+    ).toMatchObject({
+      agent: 'openai',
+      stt: 'elevenlabs',
+      tts: 'elevenlabs',
+      elevenlabs: { apiKey: 'xi', voiceId: 'v1' },
+    })
+    expect(loadConfig({ ELEVENLABS_API_KEY: 'xi' }).elevenlabs.voiceId).toBe('JBFqnCBsd6RMkjVDRZzb')
+    expect(
+      loadConfig({ ELEVENLABS_API_KEY: 'xi', OPENAI_API_KEY: 'sk', OPENMIC_STT: 'openai' })
+    ).toMatchObject({ stt: 'openai', tts: 'elevenlabs' })
+    expect(() => loadConfig({ OPENMIC_TTS: 'elevenlabs' })).toThrow(
+      new DemoConfigError('OPENMIC_TTS=elevenlabs needs ELEVENLABS_API_KEY.')
+    )
+  })
+
   it('says what is missing when a provider is chosen without its key', () => {
     expect(() => loadConfig({ OPENMIC_AGENT: 'openai' })).toThrow(
       new DemoConfigError(

@@ -26,6 +26,11 @@ export async function createAgent(config: DemoConfig): Promise<Agent> {
 /** Builds speech-to-text: a cloud provider's, offline pocketsphinx, or the mock. */
 export async function createSTT(config: DemoConfig): Promise<STT> {
   switch (config.stt) {
+    case 'elevenlabs': {
+      const { ElevenLabsSTT } = await import('@openmic/elevenlabs')
+      const { apiKey, baseURL } = config.elevenlabs
+      return new ElevenLabsSTT({ apiKey, baseURL })
+    }
     case 'openai': {
       const { OpenaiSTT } = await import('@openmic/openai')
       return new OpenaiSTT({ apiKey: config.openai.apiKey, baseURL: config.openai.baseURL })
@@ -51,6 +56,10 @@ export async function createSTT(config: DemoConfig): Promise<STT> {
 /** Builds text-to-speech: a cloud provider's, offline flite, or the mock tone generator. */
 export async function createTTS(config: DemoConfig): Promise<TTS> {
   switch (config.tts) {
+    case 'elevenlabs': {
+      const { ElevenLabsTTS } = await import('@openmic/elevenlabs')
+      return new ElevenLabsTTS(config.elevenlabs)
+    }
     case 'openai': {
       const { OpenaiTTS } = await import('@openmic/openai')
       return new OpenaiTTS({ apiKey: config.openai.apiKey, baseURL: config.openai.baseURL })
