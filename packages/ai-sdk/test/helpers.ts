@@ -1,5 +1,6 @@
 import { createOpenAI } from '@ai-sdk/openai'
 import type { Agent } from '@openmic/core'
+import type { LanguageModel } from 'ai'
 import { createFakeOpenAI, type FakeOpenAI } from '@openmic/testing'
 import type { Readable } from 'node:stream'
 import { afterAll, beforeAll, beforeEach } from 'vitest'
@@ -9,7 +10,11 @@ import { AiSdkAgent, type AiSdkAgentOptions } from '../src/index.js'
 export type OpenaiApi = 'responses' | 'chat'
 
 /** A real `@ai-sdk/openai` model talking to `baseURL` (the fake server) through `api`. */
-export function openaiModel(baseURL: string, api: OpenaiApi, modelId = 'gpt-4.1-mini') {
+export function openaiModel(
+  baseURL: string,
+  api: OpenaiApi,
+  modelId = 'gpt-4.1-mini'
+): LanguageModel {
   const openai = createOpenAI({ apiKey: 'sk-test', baseURL })
   return api === 'chat' ? openai.chat(modelId) : openai.responses(modelId)
 }
