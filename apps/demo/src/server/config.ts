@@ -12,8 +12,11 @@ const DemoConfigSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(3000),
   /** The token the page must send as a call parameter. */
   token: z.string().min(1).default('demo'),
-  /** `auto`: OpenAI when OPENAI_API_KEY is set, else Mistral when MISTRAL_API_KEY is set, else local. */
-  agent: z.enum(['auto', 'openai', 'mistral', 'local']).default('auto'),
+  /**
+   * `auto`: OpenAI when OPENAI_API_KEY is set, else Mistral when MISTRAL_API_KEY is set, else
+   * local. `ai-sdk`: an AI SDK model of the OpenAI-compatible server at `aiSdk.baseURL`.
+   */
+  agent: z.enum(['auto', 'openai', 'mistral', 'ai-sdk', 'local']).default('auto'),
   /**
    * `auto`: OpenAI speech when OPENAI_API_KEY is set, else Mistral's when MISTRAL_API_KEY is set,
    * else local (pocketsphinx / flite). `mock`: core's mocks.
@@ -24,13 +27,15 @@ const DemoConfigSchema = z.object({
   metrics: z.coerce.boolean().default(true),
   openai: Provider.default({}),
   mistral: Provider.extend({ serverURL: z.string().url().optional() }).default({}),
+  /** `OPENMIC_AGENT=ai-sdk`: any OpenAI-compatible server (Ollama, vLLM, LM Studio, ...). */
+  aiSdk: Provider.default({}),
 })
 
 /** Where speech comes from, once `auto` is resolved. */
 export type SpeechProvider = 'openai' | 'mistral' | 'local' | 'mock'
 
 export type DemoConfig = Omit<z.infer<typeof DemoConfigSchema>, 'agent' | 'stt' | 'tts'> & {
-  agent: 'openai' | 'mistral' | 'local'
+  agent: 'openai' | 'mistral' | 'ai-sdk' | 'local'
   stt: SpeechProvider
   tts: SpeechProvider
 }
@@ -44,7 +49,7 @@ export class DemoConfigError extends Error {
  * Reads the configuration: defaults, then the JSON file named by `OPENMIC_CONFIG` (if any), then
  * environment variables (`OPENMIC_HOST`, `PORT`, `OPENMIC_TOKEN`, `OPENMIC_AGENT`, `OPENMIC_STT`,
  * `OPENMIC_TTS`, `OPENAI_API_KEY`, `OPENAI_MODEL`, `OPENAI_BASE_URL`, `MISTRAL_API_KEY`,
- * `MISTRAL_MODEL`, `MISTRAL_SERVER_URL`).
+ * `MISTRAL_MODEL`, `MISTRAL_SERVER_URL`, `AI_SDK_BASE_URL`, `AI_SDK_MODEL`, `AI_SDK_API_KEY`).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
   const file = env.OPENMIC_CONFIG ? readConfigFile(env.OPENMIC_CONFIG) : {}
@@ -65,12 +70,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
       model: env.MISTRAL_MODEL,
       serverURL: env.MISTRAL_SERVER_URL,
     }),
+    aiSdk: prune({
+      apiKey: env.AI_SDK_API_KEY,
+      model: env.AI_SDK_MODEL,
+      baseURL: env.AI_SDK_BASE_URL,
+    }),
   })
   const merged = {
     ...file,
     ...fromEnv,
     openai: { ...(file.openai as object), ...(fromEnv.openai as object) },
     mistral: { ...(file.mistral as object), ...(fromEnv.mistral as object) },
+    aiSdk: { ...(file.aiSdk as object), ...(fromEnv.aiSdk as object) },
   }
   const parsed = DemoConfigSchema.safeParse(merged)
   if (!parsed.success)
@@ -119,6 +130,11 @@ function resolveAgent(config: z.infer<typeof DemoConfigSchema>): DemoConfig['age
   }
   if (config.agent === 'mistral' && !config.mistral.apiKey) {
     throw new DemoConfigError('OPENMIC_AGENT=mistral needs MISTRAL_API_KEY.')
+  }
+  if (config.agent === 'ai-sdk' && (!config.aiSdk.baseURL || !config.aiSdk.model)) {
+    throw new DemoConfigError(
+      'OPENMIC_AGENT=ai-sdk needs AI_SDK_BASE_URL (e.g. http://127.0.0.1:11434/v1) and AI_SDK_MODEL.'
+    )
   }
   return config.agent
 }
