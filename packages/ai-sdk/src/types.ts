@@ -1,8 +1,6 @@
 import type { AgentOptions, ModelAnswerLimits } from '@openmic/core'
 import type { CallSettings, LanguageModel, streamText, ToolChoice, ToolSet } from 'ai'
 
-type StreamTextOptions = Parameters<typeof streamText>[0]
-
 /**
  * The `streamText` call settings AiSdkAgent passes through to every model call: `temperature`,
  * `maxOutputTokens`, `headers`, `providerOptions`, `toolChoice`, ... The agent sets the model,
@@ -11,7 +9,7 @@ type StreamTextOptions = Parameters<typeof streamText>[0]
  */
 export type AiSdkCallSettings = Omit<CallSettings, 'abortSignal' | 'maxRetries'> & {
   /** Provider-specific options, e.g. `{ anthropic: { thinking: { type: 'disabled' } } }`. */
-  providerOptions?: StreamTextOptions['providerOptions']
+  providerOptions?: Parameters<typeof streamText>[0]['providerOptions']
   /** Whether and which tool the model must call (default `'auto'`). */
   toolChoice?: ToolChoice<ToolSet>
 }
