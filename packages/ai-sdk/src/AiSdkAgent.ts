@@ -5,7 +5,7 @@ import {
   type ModelCallRequest,
   type ModelStreamPart,
 } from '@openmic/core/provider'
-import { streamText } from 'ai'
+import { streamText, type ProviderMetadata } from 'ai'
 import type { PassThrough } from 'node:stream'
 import { convertToModelMessages } from './convert/convert-to-model-messages.js'
 import { prepareAiSdkTools } from './convert/prepare-ai-sdk-tools.js'
@@ -35,6 +35,12 @@ const ignoreError = () => {}
  * })
  */
 export class AiSdkAgent extends Agent<AiSdkAgentOptions> {
+  /**
+   * What providers attached to the tool calls of this conversation, by call id: sent back with each
+   * call, as some APIs require (e.g. Gemini's thought signatures).
+   */
+  private readonly toolCallMetadata = new Map<string, ProviderMetadata>()
+
   protected generateAnswer(stream: PassThrough, signal: AbortSignal): Promise<void> {
     return this.streamModelAnswer(
       stream,
@@ -55,7 +61,7 @@ export class AiSdkAgent extends Agent<AiSdkAgentOptions> {
     const result = streamText({
       ...this.options.settings,
       model: this.options.model,
-      messages: convertToModelMessages(this.conversation),
+      messages: convertToModelMessages(this.conversation, this.toolCallMetadata),
       // openmic's conversation holds the system prompt as its first message.
       allowSystemInMessages: true,
       ...(withTools ? { tools: prepareAiSdkTools(this.tools) } : {}),
@@ -63,6 +69,10 @@ export class AiSdkAgent extends Agent<AiSdkAgentOptions> {
       abortSignal: signal,
       onError: ignoreError,
     })
-    return new ModelEventStream(result.fullStream, new AiSdkStreamMapper(), toAiSdkError)
+    return new ModelEventStream(
+      result.fullStream,
+      new AiSdkStreamMapper(this.toolCallMetadata),
+      toAiSdkError
+    )
   }
 }

@@ -172,6 +172,35 @@ describe('AiSdkAgent with the AI SDK mock model: tools', () => {
     ])
   })
 
+  it('sends back the metadata the provider attached to a tool call', async () => {
+    const call: ModelPart = {
+      type: 'tool-call',
+      toolCallId: 'c1',
+      toolName: 'get_weather',
+      input: '{"city":"Oslo"}',
+      providerMetadata: { google: { thoughtSignature: 'sig-1' } },
+    }
+    const { agent, model } = agentWith([
+      [{ type: 'stream-start', warnings: [] }, call, finish('tool-calls')],
+      textStream('Snow in Oslo.'),
+    ])
+    agent.addTool(weatherTool(() => 'snow'))
+    agent.addUserMessage('Weather in Oslo?')
+    expect(await readAll(agent.answer())).toBe('Snow in Oslo.')
+    expect(model.doStreamCalls[1]!.prompt[2]).toEqual({
+      role: 'assistant',
+      content: [
+        {
+          type: 'tool-call',
+          toolCallId: 'c1',
+          toolName: 'get_weather',
+          input: { city: 'Oslo' },
+          providerOptions: { google: { thoughtSignature: 'sig-1' } },
+        },
+      ],
+    })
+  })
+
   it('records a failing tool and arguments that are not JSON as tool results, then answers', async () => {
     const { agent } = agentWith([
       [

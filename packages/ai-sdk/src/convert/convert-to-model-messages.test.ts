@@ -68,7 +68,8 @@ describe('convertToModelMessages', () => {
     expect(convertToModelMessages(conversation).slice(1)).toEqual([
       {
         role: 'assistant',
-        content: [{ type: 'tool-call', toolCallId: 'e', toolName: 'end_call', input: '{' }],
+        // Arguments that are not a JSON object are sent as `{}`: providers require an object.
+        content: [{ type: 'tool-call', toolCallId: 'e', toolName: 'end_call', input: {} }],
       },
       {
         role: 'tool',
@@ -83,5 +84,32 @@ describe('convertToModelMessages', () => {
       },
     ])
     expect(conversation).toEqual(copy)
+  })
+
+  it("sends back what the provider attached to a call (e.g. Gemini's thought signature)", () => {
+    const metadata = new Map([['a', { google: { thoughtSignature: 'sig-a' } }]])
+    const messages = convertToModelMessages(
+      [
+        { role: 'user', content: 'Weather?' },
+        { role: 'tool_call', toolCallId: 'a', toolName: 'weather', parameters: '{}' },
+        { role: 'tool_result', toolCallId: 'a', toolName: 'weather', output: '"sun"' },
+        { role: 'tool_call', toolCallId: 'b', toolName: 'weather', parameters: '{}' },
+        { role: 'tool_result', toolCallId: 'b', toolName: 'weather', output: '"rain"' },
+      ],
+      metadata
+    )
+    expect(messages[1]).toEqual({
+      role: 'assistant',
+      content: [
+        {
+          type: 'tool-call',
+          toolCallId: 'a',
+          toolName: 'weather',
+          input: {},
+          providerOptions: { google: { thoughtSignature: 'sig-a' } },
+        },
+        { type: 'tool-call', toolCallId: 'b', toolName: 'weather', input: {} },
+      ],
+    })
   })
 })

@@ -1,28 +1,46 @@
 import type { MicdropConversation } from '@openmic/core'
-import type { AssistantModelMessage, JSONValue, ModelMessage, ToolModelMessage } from 'ai'
+import type {
+  AssistantModelMessage,
+  JSONValue,
+  ModelMessage,
+  ProviderMetadata,
+  ToolModelMessage,
+} from 'ai'
 
 /** The parts of an assistant message: text, then tool calls. */
 type AssistantParts = Exclude<AssistantModelMessage['content'], string>
+
+/** What the provider attached to each tool call it made, by call id, to send back with the call. */
+export type ToolCallMetadata = ReadonlyMap<string, ProviderMetadata>
 
 /**
  * The conversation as AI SDK messages. A run of tool items (openmic records call, result, call,
  * result...) becomes one assistant message holding all the calls (after the assistant text said
  * just before them, as the model sent it), followed by one tool message with the results in order.
- * Arguments and outputs are the conversation's JSON strings, parsed (the AI SDK wants values); one
- * that is not JSON is sent as text.
+ * Arguments and outputs are the conversation's JSON strings, parsed (the AI SDK wants values): an
+ * output that is not JSON is sent as text, arguments that are not a JSON object as `{}` (as the AI
+ * SDK sends an invalid call: providers require an object). A call found in `toolCallMetadata` gets
+ * back what its provider attached to it (e.g. Gemini's thought signature, which the API requires
+ * with the call).
  */
-export function convertToModelMessages(conversation: MicdropConversation): ModelMessage[] {
+export function convertToModelMessages(
+  conversation: MicdropConversation,
+  toolCallMetadata: ToolCallMetadata = new Map()
+): ModelMessage[] {
   const messages: ModelMessage[] = []
   let calls: AssistantParts | undefined
   let results: ToolModelMessage | undefined
   for (const item of conversation) {
     if (item.role === 'tool_call') {
       calls ??= toolCallHolder(messages)
+      const input = parseJson(item.parameters)
+      const providerOptions = toolCallMetadata.get(item.toolCallId)
       calls.push({
         type: 'tool-call',
         toolCallId: item.toolCallId,
         toolName: item.toolName,
-        input: parseJson(item.parameters) ?? item.parameters,
+        input: input && typeof input === 'object' && !Array.isArray(input) ? input : {},
+        ...(providerOptions ? { providerOptions } : {}),
       })
     } else if (item.role === 'tool_result') {
       if (!results) {

@@ -1,6 +1,6 @@
 import type { MicdropConversationToolCall } from '@openmic/core'
 import type { EmitPart, ModelEventMapper } from '@openmic/core/provider'
-import type { TextStreamPart, ToolSet } from 'ai'
+import type { ProviderMetadata, TextStreamPart, ToolSet } from 'ai'
 import { toAiSdkError } from '../errors/to-ai-sdk-error.js'
 
 /** One part of `streamText`'s `fullStream`. */
@@ -14,11 +14,18 @@ export type AiSdkStreamPart = TextStreamPart<ToolSet>
  *   first-token timeout), never spoken.
  * - `tool-call` is a complete call (the AI SDK assembles its input), handed to core to run. Calls
  *   the provider ran itself are left out; an input the SDK could not parse is passed on as it came,
- *   so that core records the error as the tool's result.
+ *   so that core records the error as the tool's result. What the provider attached to a call is
+ *   kept, to be sent back with it.
  * - `error` throws (see {@link toAiSdkError}): core keeps the text already spoken, or retries.
  * - Bookkeeping parts (`start`, `finish-step`, `text-start`, `source`, ...) are skipped.
  */
 export class AiSdkStreamMapper implements ModelEventMapper<AiSdkStreamPart> {
+  /**
+   * @param toolCallMetadata Where the metadata a provider attaches to a tool call is kept, to be
+   *   sent back with the call (see `convertToModelMessages`).
+   */
+  constructor(private readonly toolCallMetadata?: Map<string, ProviderMetadata>) {}
+
   map(part: AiSdkStreamPart, emit: EmitPart): void {
     switch (part.type) {
       case 'text-delta':
@@ -32,7 +39,11 @@ export class AiSdkStreamMapper implements ModelEventMapper<AiSdkStreamPart> {
         emit({ type: 'reasoning' })
         return
       case 'tool-call':
-        if (!part.providerExecuted) emit({ type: 'tool-call', toolCall: toToolCall(part) })
+        if (part.providerExecuted) return
+        if (part.providerMetadata) {
+          this.toolCallMetadata?.set(part.toolCallId, part.providerMetadata)
+        }
+        emit({ type: 'tool-call', toolCall: toToolCall(part) })
         return
       case 'error':
         throw toAiSdkError(part.error)
