@@ -93,6 +93,31 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ OPENMIC_AGENT: 'mistral' })).toThrow(/needs MISTRAL_API_KEY/)
   })
 
+  it('uses an AI SDK model of an OpenAI-compatible server when OPENMIC_AGENT=ai-sdk', () => {
+    const env = {
+      OPENMIC_AGENT: 'ai-sdk',
+      AI_SDK_BASE_URL: 'http://127.0.0.1:11434/v1',
+      AI_SDK_MODEL: 'llama3.2',
+    }
+    expect(loadConfig(env)).toMatchObject({
+      agent: 'ai-sdk',
+      aiSdk: { baseURL: 'http://127.0.0.1:11434/v1', model: 'llama3.2' },
+      stt: 'local',
+      tts: 'local',
+    })
+    expect(loadConfig({ ...env, AI_SDK_API_KEY: 'k' }).aiSdk.apiKey).toBe('k')
+    // Never picked by `auto`: a server URL alone does not say which agent to use.
+    expect(loadConfig({ AI_SDK_BASE_URL: env.AI_SDK_BASE_URL, AI_SDK_MODEL: 'm' }).agent).toBe(
+      'local'
+    )
+    expect(() => loadConfig({ OPENMIC_AGENT: 'ai-sdk', AI_SDK_MODEL: 'llama3.2' })).toThrow(
+      new DemoConfigError(
+        'OPENMIC_AGENT=ai-sdk needs AI_SDK_BASE_URL (e.g. http://127.0.0.1:11434/v1) and AI_SDK_MODEL.'
+      )
+    )
+    expect(() => loadConfig({ ...env, AI_SDK_BASE_URL: 'not a url' })).toThrow(DemoConfigError)
+  })
+
   it('rejects invalid values with a readable message', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/Invalid demo configuration:[\s\S]*port/)
     expect(() => loadConfig({ OPENMIC_AGENT: 'gpt' })).toThrow(DemoConfigError)

@@ -12,8 +12,11 @@ const DemoConfigSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(3000),
   /** The token the page must send as a call parameter. */
   token: z.string().min(1).default('demo'),
-  /** `auto`: OpenAI when OPENAI_API_KEY is set, else Mistral when MISTRAL_API_KEY is set, else local. */
-  agent: z.enum(['auto', 'openai', 'mistral', 'local']).default('auto'),
+  /**
+   * `auto`: OpenAI when OPENAI_API_KEY is set, else Mistral when MISTRAL_API_KEY is set, else
+   * local. `ai-sdk`: an AI SDK model of the OpenAI-compatible server at `aiSdk.baseURL`.
+   */
+  agent: z.enum(['auto', 'openai', 'mistral', 'ai-sdk', 'local']).default('auto'),
   /**
    * `auto`: a speech provider's own key first (ElevenLabs, then Gradium: a speech-only key says
    * what it is for), else OpenAI's speech when OPENAI_API_KEY is set, else Mistral's when
@@ -46,13 +49,15 @@ const DemoConfigSchema = z.object({
       baseURL: z.string().url().optional(),
     })
     .default({ voiceId: 'JBFqnCBsd6RMkjVDRZzb' }),
+  /** `OPENMIC_AGENT=ai-sdk`: any OpenAI-compatible server (Ollama, vLLM, LM Studio, ...). */
+  aiSdk: Provider.default({}),
 })
 
 /** Where speech comes from, once `auto` is resolved. */
 export type SpeechProvider = 'elevenlabs' | 'gradium' | 'openai' | 'mistral' | 'local' | 'mock'
 
 export type DemoConfig = Omit<z.infer<typeof DemoConfigSchema>, 'agent' | 'stt' | 'tts'> & {
-  agent: 'openai' | 'mistral' | 'local'
+  agent: 'openai' | 'mistral' | 'ai-sdk' | 'local'
   stt: SpeechProvider
   tts: SpeechProvider
 }
@@ -66,8 +71,9 @@ export class DemoConfigError extends Error {
  * Reads the configuration: defaults, then the JSON file named by `OPENMIC_CONFIG` (if any), then
  * environment variables (`OPENMIC_HOST`, `PORT`, `OPENMIC_TOKEN`, `OPENMIC_AGENT`, `OPENMIC_STT`,
  * `OPENMIC_TTS`, `OPENAI_API_KEY`, `OPENAI_MODEL`, `OPENAI_BASE_URL`, `MISTRAL_API_KEY`,
- * `MISTRAL_MODEL`, `MISTRAL_SERVER_URL`, `ELEVENLABS_API_KEY`, `ELEVENLABS_VOICE_ID`,
- * `ELEVENLABS_BASE_URL`, `GRADIUM_API_KEY`, `GRADIUM_REGION`, `GRADIUM_BASE_URL`, `GRADIUM_VOICE_ID`).
+ * `MISTRAL_MODEL`, `MISTRAL_SERVER_URL`, `AI_SDK_BASE_URL`, `AI_SDK_MODEL`, `AI_SDK_API_KEY`,
+ * `ELEVENLABS_API_KEY`, `ELEVENLABS_VOICE_ID`, `ELEVENLABS_BASE_URL`, `GRADIUM_API_KEY`,
+ * `GRADIUM_REGION`, `GRADIUM_BASE_URL`, `GRADIUM_VOICE_ID`).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
   const file = env.OPENMIC_CONFIG ? readConfigFile(env.OPENMIC_CONFIG) : {}
@@ -99,6 +105,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
       voiceId: env.ELEVENLABS_VOICE_ID,
       baseURL: env.ELEVENLABS_BASE_URL,
     }),
+    aiSdk: prune({
+      apiKey: env.AI_SDK_API_KEY,
+      model: env.AI_SDK_MODEL,
+      baseURL: env.AI_SDK_BASE_URL,
+    }),
   })
   const merged = {
     ...file,
@@ -107,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
     mistral: { ...(file.mistral as object), ...(fromEnv.mistral as object) },
     gradium: { ...(file.gradium as object), ...(fromEnv.gradium as object) },
     elevenlabs: { ...(file.elevenlabs as object), ...(fromEnv.elevenlabs as object) },
+    aiSdk: { ...(file.aiSdk as object), ...(fromEnv.aiSdk as object) },
   }
   const parsed = DemoConfigSchema.safeParse(merged)
   if (!parsed.success)
@@ -164,6 +176,11 @@ function resolveAgent(config: z.infer<typeof DemoConfigSchema>): DemoConfig['age
   }
   if (config.agent === 'mistral' && !config.mistral.apiKey) {
     throw new DemoConfigError('OPENMIC_AGENT=mistral needs MISTRAL_API_KEY.')
+  }
+  if (config.agent === 'ai-sdk' && (!config.aiSdk.baseURL || !config.aiSdk.model)) {
+    throw new DemoConfigError(
+      'OPENMIC_AGENT=ai-sdk needs AI_SDK_BASE_URL (e.g. http://127.0.0.1:11434/v1) and AI_SDK_MODEL.'
+    )
   }
   return config.agent
 }

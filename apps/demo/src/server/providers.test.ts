@@ -1,3 +1,4 @@
+import { AiSdkAgent } from '@openmic/ai-sdk'
 import { ElevenLabsSTT, ElevenLabsTTS } from '@openmic/elevenlabs'
 import { GradiumSTT, GradiumTTS } from '@openmic/gradium'
 import { MistralSTT, MistralTTS } from '@openmic/mistral'
@@ -8,11 +9,12 @@ import {
   createFakeElevenLabsSTT,
   createFakeElevenLabsTTS,
   createFakeMistralRealtime,
+  createFakeOpenAI,
   createFakeOpenaiRealtime,
 } from '@openmic/testing'
 import { describe, expect, it } from 'vitest'
 import { loadConfig } from './config.js'
-import { createSTT, createTTS } from './providers.js'
+import { createAgent, createSTT, createTTS } from './providers.js'
 
 const until = async (condition: () => boolean, timeoutMs = 3000) => {
   const end = Date.now() + timeoutMs
@@ -98,6 +100,33 @@ describe('speech by configuration', () => {
       tts.destroy()
       await scribe.close()
       await speech.close()
+    }
+  })
+})
+
+describe('agent by configuration', () => {
+  it('with OPENMIC_AGENT=ai-sdk: AiSdkAgent on the compatible server, with its model and key', async () => {
+    const server = await createFakeOpenAI()
+    try {
+      const config = loadConfig({
+        OPENMIC_AGENT: 'ai-sdk',
+        AI_SDK_BASE_URL: server.baseURL,
+        AI_SDK_MODEL: 'llama3.2',
+        AI_SDK_API_KEY: 'ollama',
+      })
+      const agent = await createAgent(config)
+      expect(agent).toBeInstanceOf(AiSdkAgent)
+      server.replyText('Hello ', 'there!')
+      agent.addUserMessage('Hi')
+      let text = ''
+      for await (const chunk of agent.answer()) text += String(chunk)
+      expect(text).toBe('Hello there!')
+      const request = server.requests[0]!
+      expect(request.path).toBe('/v1/chat/completions')
+      expect(request.headers.authorization).toBe('Bearer ollama')
+      expect(request.body).toMatchObject({ model: 'llama3.2', stream: true })
+    } finally {
+      await server.close()
     }
   })
 })
