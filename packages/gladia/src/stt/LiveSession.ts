@@ -49,6 +49,8 @@ export class LiveSession {
   private wait?: ReturnType<typeof setTimeout>
   private readonly abort = new AbortController()
   private stopping = false
+  /** Gladia acknowledged `stop_recording`: a close 1000 from now on ends the session normally. */
+  private stopAcknowledged = false
   private done = false
   private attempts = 0
 
@@ -184,7 +186,7 @@ export class LiveSession {
     if (this.done) return
     this.ws = undefined
     // After stop_recording, Gladia closes with 1000 once the session is over.
-    if (this.stopping && code === 1000) return this.end()
+    if (this.stopAcknowledged && code === 1000) return this.end()
     const detail = `connection closed (code ${code}${reason ? ` ${reason}` : ''})`
     if (!resumable(code) || this.attempts >= this.options.maxRetry) {
       return this.fail(new GladiaSTTError(detail, undefined, code))
@@ -218,6 +220,7 @@ export class LiveSession {
           return this.fail(new GladiaSTTError(errorMessage(message.error ?? 'not acknowledged')))
         }
         if (message.type === 'audio_chunk') this.acknowledge(message.data?.byte_range?.[1])
+        else this.stopAcknowledged = true
         return
       case 'error':
         return this.fail(new GladiaSTTError(errorMessage(message)))

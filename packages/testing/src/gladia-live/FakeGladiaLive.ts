@@ -210,7 +210,9 @@ export class FakeGladiaLive {
       )
     }
     const id = `fake-${++this.count}-${Math.random().toString(36).slice(2, 10)}`
-    this.sessions.push(new FakeGladiaSession(id, body, () => this.nextReply()))
+    this.sessions.push(
+      new FakeGladiaSession(id, body, () => this.nextReply(), this.options.acknowledge ?? true)
+    )
     record.status = 201
     const wsURL = `${this.baseURL.replace(/^http/, 'ws')}${GLADIA_LIVE_PATH}?token=${id}`
     reply(res, 201, { id, url: wsURL, created_at: new Date().toISOString() })

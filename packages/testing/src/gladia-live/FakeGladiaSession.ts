@@ -39,7 +39,8 @@ export class FakeGladiaSession {
     readonly id: string,
     /** The `POST /v2/live` body that created it. */
     readonly init: any,
-    private readonly nextReply: () => FakeGladiaPart[]
+    private readonly nextReply: () => FakeGladiaPart[],
+    private readonly acknowledges = true
   ) {
     this.stoppedPromise = new Promise((resolve) => (this.onStop = resolve))
   }
@@ -116,7 +117,7 @@ export class FakeGladiaSession {
     this.chunks.push(chunk)
     const start = this.bytes
     this.bytes += chunk.length
-    if (this.wants('receive_acknowledgments', true)) {
+    if (this.acknowledges && this.wants('receive_acknowledgments', true)) {
       this.send({
         type: 'audio_chunk',
         acknowledged: true,
@@ -204,10 +205,13 @@ export class FakeGladiaSession {
         case 'delay':
           await sleep(part.ms)
           break
+        // The script goes on for a client that resumes the session on a new socket.
         case 'close':
-          return this.close(part.code ?? 1000, part.reason)
+          this.close(part.code ?? 1000, part.reason)
+          break
         case 'reset':
-          return this.reset()
+          this.reset()
+          break
         case 'stall':
           return
       }

@@ -22,9 +22,12 @@ export type FakeGladiaPart =
   | { type: 'raw'; text: string }
   /** Wait before the next part. */
   | { type: 'delay'; ms: number }
-  /** Close the WebSocket with this code (default 1000). */
+  /**
+   * Close the WebSocket with this code (default 1000). The next parts play on the socket that
+   * resumes the session, if one does (put a `stop` next, or they are dropped).
+   */
   | { type: 'close'; code?: number; reason?: string }
-  /** Destroy the TCP connection without a close frame (the client sees a reset, 1006). */
+  /** Destroy the TCP connection without a close frame (the client sees 1006); as `close`. */
   | { type: 'reset' }
   /** Send nothing more. */
   | { type: 'stall' }
@@ -38,6 +41,11 @@ export interface FakeGladiaLiveOptions {
   fallback?: FakeGladiaPart[]
   /** Wait this long before answering `POST /v2/live` (default 0). */
   initDelayMs?: number
+  /**
+   * Acknowledge the audio it receives when the session asked for acknowledgments (default
+   * true); false plays a server whose acknowledgments never arrive.
+   */
+  acknowledge?: boolean
   /** The API key the fake accepts in `x-gladia-key`; others get a 401. Default: any. */
   apiKey?: string
 }
