@@ -51,7 +51,11 @@ interface Utterance {
  * stt.transcribe(utteranceAudio) // a Readable of PCM16 16 kHz mono that ends with the utterance
  */
 export class GladiaSTT extends STT {
-  override readonly signalsTranscriptEnd = true
+  /** True: every utterance's text is one `Transcript`, then `TranscriptEnd`. */
+  override get signalsTranscriptEnd(): boolean {
+    return true
+  }
+
   /** The session created ahead of time for the next utterance. */
   private prepared?: LiveSession
   /** The utterance each session in use belongs to. */
@@ -176,10 +180,7 @@ export class GladiaSTT extends STT {
     while (this.utterances[0]?.outcome) {
       const done = this.utterances.shift()!.outcome!
       if ('error' in done) this.emit('Failed', done.error)
-      else {
-        this.emit('Transcript', done.text)
-        this.emit('TranscriptEnd')
-      }
+      else this.emitFinalTranscript(done.text)
       if (this.destroyed) return
     }
   }
