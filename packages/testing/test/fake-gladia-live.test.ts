@@ -92,6 +92,7 @@ describe('FakeGladiaLive', () => {
     fake.rejectSessions(429)
     expect((await createSession(fake, {}, 'right')).status).toBe(429)
     const refused = new WebSocket(`${fake.baseURL.replace('http', 'ws')}/v2/live?token=nope`)
+    refused.on('error', () => {})
     const status = await new Promise<number>((resolve) =>
       refused.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0))
     )
