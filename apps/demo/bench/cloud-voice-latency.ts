@@ -8,10 +8,12 @@
 import type { AddressInfo } from 'node:net'
 import type { MicdropTurnMetrics } from '@openmic/core/protocol'
 import { MockAgent, MockSTT, MockTTS, type Agent, type STT, type TTS } from '@openmic/core'
+import { GladiaSTT } from '@openmic/gladia'
 import { MistralAgent, MistralSTT, MistralTTS } from '@openmic/mistral'
 import { OpenaiAgent, OpenaiSTT, OpenaiTTS } from '@openmic/openai'
 import { MicdropServer } from '@openmic/server'
 import {
+  createFakeGladiaLive,
   createFakeMistral,
   createFakeMistralRealtime,
   createFakeMistralSpeech,
@@ -181,10 +183,40 @@ async function mistral(): Promise<Pipeline> {
   }
 }
 
+/** Gladia transcribes; OpenAI's agent and speech (on their fakes) answer. */
+async function gladia(): Promise<Pipeline> {
+  const live = await createFakeGladiaLive()
+  const chat = await createFakeOpenAI()
+  const speech = await createFakeOpenaiSpeech()
+  return {
+    name: 'GladiaSTT + OpenaiAgent + OpenaiTTS',
+    make: () => ({
+      agent: new OpenaiAgent({ apiKey: 'k', baseURL: chat.baseURL, systemPrompt: 'Be brief.' }),
+      stt: new GladiaSTT({ apiKey: 'k', baseURL: live.baseURL }),
+      tts: new OpenaiTTS({ apiKey: 'k', baseURL: speech.baseURL }),
+    }),
+    script: () => {
+      // The final comes STT_MS after stop_recording, then end_recording.
+      live.replyTranscript('What time is it?', { delayMs: STT_MS, partials: [] })
+      chat.replyParts([
+        { type: 'delay', ms: MODEL_MS },
+        { type: 'text', delta: ANSWER },
+      ])
+      speech.enqueue(
+        { type: 'audio', firstByteMs: TTS_MS, chunkDelayMs: 'realtime' },
+        { type: 'audio', firstByteMs: TTS_MS, chunkDelayMs: 'realtime' }
+      )
+    },
+    close: async () => {
+      await Promise.all([live.close(), chat.close(), speech.close()])
+    },
+  }
+}
+
 const rows: string[] = []
 const cell = (values: number[]) =>
   `${quantile(values, 0.5).toFixed(1).padStart(6)} | ${quantile(values, 0.99).toFixed(1).padStart(6)}`
-for (const make of [mocks, openai, mistral]) {
+for (const make of [mocks, openai, mistral, gladia]) {
   const pipeline = await make()
   const turns = await measure(pipeline)
   await pipeline.close()

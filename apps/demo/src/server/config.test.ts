@@ -45,6 +45,30 @@ describe('loadConfig', () => {
     )
   })
 
+  it('picks Gladia for speech-to-text when GLADIA_API_KEY is set, whatever the other keys', () => {
+    expect(loadConfig({ GLADIA_API_KEY: 'gl', OPENAI_API_KEY: 'sk' })).toMatchObject({
+      stt: 'gladia',
+      tts: 'openai',
+      agent: 'openai',
+      gladia: { apiKey: 'gl' },
+    })
+    expect(loadConfig({ GLADIA_API_KEY: 'gl' })).toMatchObject({ stt: 'gladia', tts: 'local' })
+    expect(
+      loadConfig({
+        GLADIA_API_KEY: 'gl',
+        GLADIA_BASE_URL: 'http://127.0.0.1:9',
+        OPENMIC_STT: 'local',
+      })
+    ).toMatchObject({ stt: 'local', gladia: { baseURL: 'http://127.0.0.1:9' } })
+    expect(() => loadConfig({ OPENMIC_STT: 'gladia' })).toThrow(
+      new DemoConfigError('OPENMIC_STT=gladia needs GLADIA_API_KEY.')
+    )
+    // Gladia only transcribes.
+    expect(() => loadConfig({ GLADIA_API_KEY: 'gl', OPENMIC_TTS: 'gladia' })).toThrow(
+      DemoConfigError
+    )
+  })
+
   it('says what is missing when a provider is chosen without its key', () => {
     expect(() => loadConfig({ OPENMIC_AGENT: 'openai' })).toThrow(
       new DemoConfigError(

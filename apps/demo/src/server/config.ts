@@ -16,22 +16,27 @@ const DemoConfigSchema = z.object({
   agent: z.enum(['auto', 'openai', 'mistral', 'local']).default('auto'),
   /**
    * `auto`: OpenAI speech when OPENAI_API_KEY is set, else Mistral's when MISTRAL_API_KEY is set,
-   * else local (pocketsphinx / flite). `mock`: core's mocks.
+   * else local (pocketsphinx / flite). `mock`: core's mocks. Speech-to-text only: `gladia`, which
+   * `auto` picks first when GLADIA_API_KEY is set (that key serves nothing else).
    */
-  stt: z.enum(['auto', 'openai', 'mistral', 'local', 'mock']).default('auto'),
+  stt: z.enum(['auto', 'openai', 'mistral', 'gladia', 'local', 'mock']).default('auto'),
   tts: z.enum(['auto', 'openai', 'mistral', 'local', 'mock']).default('auto'),
   /** Send each turn's latency to the page (`Metrics` messages). */
   metrics: z.coerce.boolean().default(true),
   openai: Provider.default({}),
   mistral: Provider.extend({ serverURL: z.string().url().optional() }).default({}),
+  gladia: Provider.omit({ model: true }).default({}),
 })
 
 /** Where speech comes from, once `auto` is resolved. */
 export type SpeechProvider = 'openai' | 'mistral' | 'local' | 'mock'
 
+/** Where speech-to-text comes from: speech providers, and those that only transcribe. */
+export type STTProvider = SpeechProvider | 'gladia'
+
 export type DemoConfig = Omit<z.infer<typeof DemoConfigSchema>, 'agent' | 'stt' | 'tts'> & {
   agent: 'openai' | 'mistral' | 'local'
-  stt: SpeechProvider
+  stt: STTProvider
   tts: SpeechProvider
 }
 
@@ -44,7 +49,7 @@ export class DemoConfigError extends Error {
  * Reads the configuration: defaults, then the JSON file named by `OPENMIC_CONFIG` (if any), then
  * environment variables (`OPENMIC_HOST`, `PORT`, `OPENMIC_TOKEN`, `OPENMIC_AGENT`, `OPENMIC_STT`,
  * `OPENMIC_TTS`, `OPENAI_API_KEY`, `OPENAI_MODEL`, `OPENAI_BASE_URL`, `MISTRAL_API_KEY`,
- * `MISTRAL_MODEL`, `MISTRAL_SERVER_URL`).
+ * `MISTRAL_MODEL`, `MISTRAL_SERVER_URL`, `GLADIA_API_KEY`, `GLADIA_BASE_URL`).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
   const file = env.OPENMIC_CONFIG ? readConfigFile(env.OPENMIC_CONFIG) : {}
@@ -65,12 +70,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
       model: env.MISTRAL_MODEL,
       serverURL: env.MISTRAL_SERVER_URL,
     }),
+    gladia: prune({ apiKey: env.GLADIA_API_KEY, baseURL: env.GLADIA_BASE_URL }),
   })
   const merged = {
     ...file,
     ...fromEnv,
     openai: { ...(file.openai as object), ...(fromEnv.openai as object) },
     mistral: { ...(file.mistral as object), ...(fromEnv.mistral as object) },
+    gladia: { ...(file.gladia as object), ...(fromEnv.gladia as object) },
   }
   const parsed = DemoConfigSchema.safeParse(merged)
   if (!parsed.success)
@@ -78,7 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
   return {
     ...parsed.data,
     agent: resolveAgent(parsed.data),
-    stt: resolveSpeech('STT', parsed.data.stt, parsed.data),
+    stt: resolveSTT(parsed.data),
     tts: resolveSpeech('TTS', parsed.data.tts, parsed.data),
   }
 }
@@ -89,7 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
  */
 function resolveSpeech(
   kind: 'STT' | 'TTS',
-  choice: z.infer<typeof DemoConfigSchema>['stt'],
+  choice: Exclude<z.infer<typeof DemoConfigSchema>['stt'], 'gladia'>,
   config: z.infer<typeof DemoConfigSchema>
 ): SpeechProvider {
   if (choice === 'auto') {
@@ -104,6 +111,15 @@ function resolveSpeech(
     throw new DemoConfigError(`OPENMIC_${kind}=mistral needs MISTRAL_API_KEY.`)
   }
   return choice
+}
+
+/** Speech-to-text: the STT-only providers first, then as speech. */
+function resolveSTT(config: z.infer<typeof DemoConfigSchema>): STTProvider {
+  if (config.stt === 'gladia' || (config.stt === 'auto' && config.gladia.apiKey)) {
+    if (!config.gladia.apiKey) throw new DemoConfigError('OPENMIC_STT=gladia needs GLADIA_API_KEY.')
+    return 'gladia'
+  }
+  return resolveSpeech('STT', config.stt, config)
 }
 
 function resolveAgent(config: z.infer<typeof DemoConfigSchema>): DemoConfig['agent'] {

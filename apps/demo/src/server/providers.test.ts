@@ -1,6 +1,11 @@
+import { GladiaSTT } from '@openmic/gladia'
 import { MistralSTT, MistralTTS } from '@openmic/mistral'
 import { OpenaiSTT, OpenaiTTS } from '@openmic/openai'
-import { createFakeMistralRealtime, createFakeOpenaiRealtime } from '@openmic/testing'
+import {
+  createFakeGladiaLive,
+  createFakeMistralRealtime,
+  createFakeOpenaiRealtime,
+} from '@openmic/testing'
 import { describe, expect, it } from 'vitest'
 import { loadConfig } from './config.js'
 import { createSTT, createTTS } from './providers.js'
@@ -45,6 +50,20 @@ describe('speech by configuration', () => {
       stt.destroy()
       tts.destroy()
       await realtime.close()
+    }
+  })
+
+  it('with GLADIA_API_KEY: GladiaSTT (its live session created with the key)', async () => {
+    const live = await createFakeGladiaLive()
+    const config = loadConfig({ GLADIA_API_KEY: 'gl-demo', GLADIA_BASE_URL: live.baseURL })
+    const stt = await createSTT(config)
+    try {
+      expect(stt).toBeInstanceOf(GladiaSTT)
+      await until(() => live.initRequests.length > 0)
+      expect(live.initRequests[0]!.headers['x-gladia-key']).toBe('gl-demo')
+    } finally {
+      stt.destroy()
+      await live.close()
     }
   })
 })

@@ -34,6 +34,10 @@ export async function createSTT(config: DemoConfig): Promise<STT> {
       const { MistralSTT } = await import('@openmic/mistral')
       return new MistralSTT({ apiKey: config.mistral.apiKey, serverURL: config.mistral.serverURL })
     }
+    case 'gladia': {
+      const { GladiaSTT } = await import('@openmic/gladia')
+      return new GladiaSTT({ apiKey: config.gladia.apiKey, baseURL: config.gladia.baseURL })
+    }
     case 'local': {
       const { LocalSTT } = await import('@openmic/local')
       return new LocalSTT()
