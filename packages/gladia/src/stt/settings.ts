@@ -27,14 +27,22 @@ export interface GladiaLiveSettings {
 
 /** Which messages the live WebSocket sends (`messages_config`). */
 export interface GladiaMessagesConfig {
+  /** `transcript` messages with `is_final: false` (they become `Partial`). */
   receive_partial_transcripts?: boolean
+  /** `transcript` messages with `is_final: true` (always on: they are the text). */
   receive_final_transcripts?: boolean
+  /** `speech_start` / `speech_end`. */
   receive_speech_events?: boolean
   receive_pre_processing_events?: boolean
+  /** Translation, named entities, sentiment. */
   receive_realtime_processing_events?: boolean
+  /** `post_transcript`, `post_final_transcript`, summarization, chapterization. */
   receive_post_processing_events?: boolean
+  /** Acknowledgments of audio and `stop_recording` (always on: resume and in-band errors). */
   receive_acknowledgments?: boolean
+  /** Always on. */
   receive_errors?: boolean
+  /** `start_session`, `start_recording`, `end_recording`, `end_session` (always on). */
   receive_lifecycle_events?: boolean
 }
 
