@@ -4,7 +4,7 @@
 // 300 ms, TTS first byte 200 ms. What is left once those 650 ms are taken out is the framework's
 // own time. The same turn with core's mocks scripted to the same latencies stands beside it, as
 // the reference: the server's path without any provider client.
-// Usage: pnpm bench:cloud   (TURNS=40 by default)
+// Usage: pnpm bench:cloud   (TURNS=40 by default; PIPELINES=mocks,gladia runs only those)
 import type { AddressInfo } from 'node:net'
 import type { MicdropTurnMetrics } from '@openmic/core/protocol'
 import { MockAgent, MockSTT, MockTTS, type Agent, type STT, type TTS } from '@openmic/core'
@@ -216,7 +216,8 @@ async function gladia(): Promise<Pipeline> {
 const rows: string[] = []
 const cell = (values: number[]) =>
   `${quantile(values, 0.5).toFixed(1).padStart(6)} | ${quantile(values, 0.99).toFixed(1).padStart(6)}`
-for (const make of [mocks, openai, mistral, gladia]) {
+const only = process.env.PIPELINES?.split(',')
+for (const make of [mocks, openai, mistral, gladia].filter((m) => !only || only.includes(m.name))) {
   const pipeline = await make()
   const turns = await measure(pipeline)
   await pipeline.close()
