@@ -32,10 +32,10 @@ function retryable(status: number): boolean {
  * Audio given before the socket is open waits, and is sent once it opens. Every audio byte is
  * kept until Gladia acknowledges it (`audio_chunk` with its byte range): when the socket drops
  * (a close code Gladia's SDK also resumes on), it opens again on the same URL, up to `maxRetry`
- * times, and sends only what was not acknowledged, so Gladia gets each byte once and keeps the
- * session's context. `stop()` sends `stop_recording`, the protocol's end of the audio: Gladia
- * finishes the last utterance without waiting for silence, sends its final transcript, then
- * `end_recording`.
+ * times, and sends only what was not acknowledged (an acknowledged byte is never sent again), so
+ * Gladia keeps the session's context. `stop()` sends `stop_recording`, the protocol's end of the
+ * audio: Gladia transcribes what remains without waiting for more audio, sends the last final
+ * transcript, then `end_recording`.
  */
 export class LiveSession {
   /** Audio not acknowledged yet, in order, with its offset in the session's audio. */
@@ -66,11 +66,6 @@ export class LiveSession {
   /** False once the session ended, failed or was closed: it takes no more audio. */
   get usable(): boolean {
     return !this.done && !this.stopping
-  }
-
-  /** True once any audio was given (the session belongs to an utterance). */
-  get used(): boolean {
-    return this.total > 0 || this.stopping
   }
 
   sendAudio(chunk: Buffer): void {
