@@ -37,7 +37,7 @@ interface Utterance {
  * `stop_recording` not acknowledged), a session closed before its end, no end of transcription
  * `transcriptionTimeoutMs` after `stop_recording`. A 408, 429 or 5xx at session creation is
  * retried `maxRetry` times. A WebSocket that drops mid-utterance is opened again on the same
- * session and gets only the audio Gladia did not acknowledge, so no byte is sent twice; a session
+ * session and gets only the audio Gladia did not acknowledge, so no acknowledged byte is sent twice; a session
  * the provider closed is replaced for the next utterance. A malformed message is logged and
  * ignored.
  *
