@@ -15,21 +15,31 @@ const DemoConfigSchema = z.object({
   /** `auto`: OpenAI when OPENAI_API_KEY is set, else Mistral when MISTRAL_API_KEY is set, else local. */
   agent: z.enum(['auto', 'openai', 'mistral', 'local']).default('auto'),
   /**
-   * `auto`: OpenAI speech when OPENAI_API_KEY is set, else Mistral's when MISTRAL_API_KEY is set,
-   * else local (pocketsphinx / flite). `mock`: core's mocks. Speech-to-text only: `gladia`, which
-   * `auto` picks first when GLADIA_API_KEY is set (that key serves nothing else).
+   * `auto`: Gradium speech when GRADIUM_API_KEY is set (a speech-only key says what it is for),
+   * else OpenAI's when OPENAI_API_KEY is set, else Mistral's when MISTRAL_API_KEY is set, else
+   * local (pocketsphinx / flite). `mock`: core's mocks. Speech-to-text only: `gladia`, which `auto`
+   * picks first for speech-to-text when GLADIA_API_KEY is set (that key serves nothing else).
    */
-  stt: z.enum(['auto', 'openai', 'mistral', 'gladia', 'local', 'mock']).default('auto'),
-  tts: z.enum(['auto', 'openai', 'mistral', 'local', 'mock']).default('auto'),
+  stt: z.enum(['auto', 'openai', 'mistral', 'gradium', 'gladia', 'local', 'mock']).default('auto'),
+  tts: z.enum(['auto', 'openai', 'mistral', 'gradium', 'local', 'mock']).default('auto'),
   /** Send each turn's latency to the page (`Metrics` messages). */
   metrics: z.coerce.boolean().default(true),
   openai: Provider.default({}),
   mistral: Provider.extend({ serverURL: z.string().url().optional() }).default({}),
+  gradium: z
+    .object({
+      apiKey: z.string().min(1).optional(),
+      region: z.enum(['eu', 'us']).optional(),
+      baseURL: z.string().url().optional(),
+      /** Default: Emma (`YTpq7expH9539ERJ`), a flagship voice of Gradium's library. */
+      voiceId: z.string().min(1).default('YTpq7expH9539ERJ'),
+    })
+    .default({ voiceId: 'YTpq7expH9539ERJ' }),
   gladia: Provider.omit({ model: true }).default({}),
 })
 
 /** Where speech comes from, once `auto` is resolved. */
-export type SpeechProvider = 'openai' | 'mistral' | 'local' | 'mock'
+export type SpeechProvider = 'openai' | 'mistral' | 'gradium' | 'local' | 'mock'
 
 /** Where speech-to-text comes from: speech providers, and those that only transcribe. */
 export type STTProvider = SpeechProvider | 'gladia'
@@ -49,7 +59,8 @@ export class DemoConfigError extends Error {
  * Reads the configuration: defaults, then the JSON file named by `OPENMIC_CONFIG` (if any), then
  * environment variables (`OPENMIC_HOST`, `PORT`, `OPENMIC_TOKEN`, `OPENMIC_AGENT`, `OPENMIC_STT`,
  * `OPENMIC_TTS`, `OPENAI_API_KEY`, `OPENAI_MODEL`, `OPENAI_BASE_URL`, `MISTRAL_API_KEY`,
- * `MISTRAL_MODEL`, `MISTRAL_SERVER_URL`, `GLADIA_API_KEY`, `GLADIA_BASE_URL`).
+ * `MISTRAL_MODEL`, `MISTRAL_SERVER_URL`, `GRADIUM_API_KEY`, `GRADIUM_REGION`, `GRADIUM_BASE_URL`,
+ * `GRADIUM_VOICE_ID`, `GLADIA_API_KEY`, `GLADIA_BASE_URL`).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
   const file = env.OPENMIC_CONFIG ? readConfigFile(env.OPENMIC_CONFIG) : {}
@@ -70,6 +81,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
       model: env.MISTRAL_MODEL,
       serverURL: env.MISTRAL_SERVER_URL,
     }),
+    gradium: prune({
+      apiKey: env.GRADIUM_API_KEY,
+      region: env.GRADIUM_REGION,
+      baseURL: env.GRADIUM_BASE_URL,
+      voiceId: env.GRADIUM_VOICE_ID,
+    }),
     gladia: prune({ apiKey: env.GLADIA_API_KEY, baseURL: env.GLADIA_BASE_URL }),
   })
   const merged = {
@@ -77,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
     ...fromEnv,
     openai: { ...(file.openai as object), ...(fromEnv.openai as object) },
     mistral: { ...(file.mistral as object), ...(fromEnv.mistral as object) },
+    gradium: { ...(file.gradium as object), ...(fromEnv.gradium as object) },
     gladia: { ...(file.gladia as object), ...(fromEnv.gladia as object) },
   }
   const parsed = DemoConfigSchema.safeParse(merged)
@@ -100,6 +118,7 @@ function resolveSpeech(
   config: z.infer<typeof DemoConfigSchema>
 ): SpeechProvider {
   if (choice === 'auto') {
+    if (config.gradium.apiKey) return 'gradium'
     if (config.openai.apiKey) return 'openai'
     if (config.mistral.apiKey) return 'mistral'
     return 'local'
@@ -109,6 +128,9 @@ function resolveSpeech(
   }
   if (choice === 'mistral' && !config.mistral.apiKey) {
     throw new DemoConfigError(`OPENMIC_${kind}=mistral needs MISTRAL_API_KEY.`)
+  }
+  if (choice === 'gradium' && !config.gradium.apiKey) {
+    throw new DemoConfigError(`OPENMIC_${kind}=gradium needs GRADIUM_API_KEY.`)
   }
   return choice
 }

@@ -1,8 +1,11 @@
 import { GladiaSTT } from '@openmic/gladia'
+import { GradiumSTT, GradiumTTS } from '@openmic/gradium'
 import { MistralSTT, MistralTTS } from '@openmic/mistral'
 import { OpenaiSTT, OpenaiTTS } from '@openmic/openai'
 import {
   createFakeGladiaLive,
+  createFakeGradiumSTT,
+  createFakeGradiumTTS,
   createFakeMistralRealtime,
   createFakeOpenaiRealtime,
 } from '@openmic/testing'
@@ -64,6 +67,29 @@ describe('speech by configuration', () => {
     } finally {
       stt.destroy()
       await live.close()
+    }
+  })
+
+  it('with GRADIUM_API_KEY: GradiumSTT and GradiumTTS (their sockets opened with the key)', async () => {
+    const asr = await createFakeGradiumSTT()
+    const speech = await createFakeGradiumTTS()
+    const stt = await createSTT(
+      loadConfig({ GRADIUM_API_KEY: 'g-demo', GRADIUM_BASE_URL: asr.baseURL })
+    )
+    const tts = await createTTS(
+      loadConfig({ GRADIUM_API_KEY: 'g-demo', GRADIUM_BASE_URL: speech.baseURL })
+    )
+    try {
+      expect(stt).toBeInstanceOf(GradiumSTT)
+      expect(tts).toBeInstanceOf(GradiumTTS)
+      await until(() => asr.sessions.length > 0 && speech.sessions.length > 0)
+      expect(asr.sessions[0]!.headers['x-api-key']).toBe('g-demo')
+      expect(speech.sessions[0]!.headers['x-api-key']).toBe('g-demo')
+    } finally {
+      stt.destroy()
+      tts.destroy()
+      await asr.close()
+      await speech.close()
     }
   })
 })
