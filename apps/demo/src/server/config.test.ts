@@ -45,6 +45,37 @@ describe('loadConfig', () => {
     )
   })
 
+  it('picks Gladia for speech-to-text when GLADIA_API_KEY is set, whatever the other keys', () => {
+    expect(loadConfig({ GLADIA_API_KEY: 'gl', OPENAI_API_KEY: 'sk' })).toMatchObject({
+      stt: 'gladia',
+      tts: 'openai',
+      agent: 'openai',
+      gladia: { apiKey: 'gl' },
+    })
+    expect(loadConfig({ GLADIA_API_KEY: 'gl' })).toMatchObject({ stt: 'gladia', tts: 'local' })
+    expect(
+      loadConfig({
+        GLADIA_API_KEY: 'gl',
+        GLADIA_BASE_URL: 'http://127.0.0.1:9',
+        OPENMIC_STT: 'local',
+      })
+    ).toMatchObject({ stt: 'local', gladia: { baseURL: 'http://127.0.0.1:9' } })
+    expect(() => loadConfig({ OPENMIC_STT: 'gladia' })).toThrow(
+      new DemoConfigError('OPENMIC_STT=gladia needs GLADIA_API_KEY.')
+    )
+    // Gladia only transcribes.
+    expect(() => loadConfig({ GLADIA_API_KEY: 'gl', OPENMIC_TTS: 'gladia' })).toThrow(
+      DemoConfigError
+    )
+  })
+
+  it('with GLADIA_API_KEY and GRADIUM_API_KEY: Gladia transcribes, Gradium speaks', () => {
+    expect(loadConfig({ GLADIA_API_KEY: 'gl', GRADIUM_API_KEY: 'g' })).toMatchObject({
+      stt: 'gladia',
+      tts: 'gradium',
+    })
+  })
+
   it('picks Gradium speech when GRADIUM_API_KEY is set, before the other keys', () => {
     expect(
       loadConfig({ GRADIUM_API_KEY: 'g', OPENAI_API_KEY: 'sk', GRADIUM_REGION: 'us' })

@@ -20,10 +20,12 @@ const DemoConfigSchema = z.object({
   /**
    * `auto`: a speech provider's own key first (ElevenLabs, then Gradium: a speech-only key says
    * what it is for), else OpenAI's speech when OPENAI_API_KEY is set, else Mistral's when
-   * MISTRAL_API_KEY is set, else local (pocketsphinx / flite). `mock`: core's mocks.
+   * MISTRAL_API_KEY is set, else local (pocketsphinx / flite). `mock`: core's mocks. Speech-to-text
+   * only: `gladia`, which `auto` picks first for speech-to-text when GLADIA_API_KEY is set (that
+   * key serves nothing else).
    */
   stt: z
-    .enum(['auto', 'elevenlabs', 'gradium', 'openai', 'mistral', 'local', 'mock'])
+    .enum(['auto', 'elevenlabs', 'gradium', 'gladia', 'openai', 'mistral', 'local', 'mock'])
     .default('auto'),
   tts: z
     .enum(['auto', 'elevenlabs', 'gradium', 'openai', 'mistral', 'local', 'mock'])
@@ -51,14 +53,18 @@ const DemoConfigSchema = z.object({
     .default({ voiceId: 'JBFqnCBsd6RMkjVDRZzb' }),
   /** `OPENMIC_AGENT=ai-sdk`: any OpenAI-compatible server (Ollama, vLLM, LM Studio, ...). */
   aiSdk: Provider.default({}),
+  gladia: Provider.omit({ model: true }).default({}),
 })
 
 /** Where speech comes from, once `auto` is resolved. */
 export type SpeechProvider = 'elevenlabs' | 'gradium' | 'openai' | 'mistral' | 'local' | 'mock'
 
+/** Where speech-to-text comes from: speech providers, and those that only transcribe. */
+export type STTProvider = SpeechProvider | 'gladia'
+
 export type DemoConfig = Omit<z.infer<typeof DemoConfigSchema>, 'agent' | 'stt' | 'tts'> & {
   agent: 'openai' | 'mistral' | 'ai-sdk' | 'local'
-  stt: SpeechProvider
+  stt: STTProvider
   tts: SpeechProvider
 }
 
@@ -73,7 +79,7 @@ export class DemoConfigError extends Error {
  * `OPENMIC_TTS`, `OPENAI_API_KEY`, `OPENAI_MODEL`, `OPENAI_BASE_URL`, `MISTRAL_API_KEY`,
  * `MISTRAL_MODEL`, `MISTRAL_SERVER_URL`, `AI_SDK_BASE_URL`, `AI_SDK_MODEL`, `AI_SDK_API_KEY`,
  * `ELEVENLABS_API_KEY`, `ELEVENLABS_VOICE_ID`, `ELEVENLABS_BASE_URL`, `GRADIUM_API_KEY`,
- * `GRADIUM_REGION`, `GRADIUM_BASE_URL`, `GRADIUM_VOICE_ID`).
+ * `GRADIUM_REGION`, `GRADIUM_BASE_URL`, `GRADIUM_VOICE_ID`, `GLADIA_API_KEY`, `GLADIA_BASE_URL`).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
   const file = env.OPENMIC_CONFIG ? readConfigFile(env.OPENMIC_CONFIG) : {}
@@ -110,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
       model: env.AI_SDK_MODEL,
       baseURL: env.AI_SDK_BASE_URL,
     }),
+    gladia: prune({ apiKey: env.GLADIA_API_KEY, baseURL: env.GLADIA_BASE_URL }),
   })
   const merged = {
     ...file,
@@ -119,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
     gradium: { ...(file.gradium as object), ...(fromEnv.gradium as object) },
     elevenlabs: { ...(file.elevenlabs as object), ...(fromEnv.elevenlabs as object) },
     aiSdk: { ...(file.aiSdk as object), ...(fromEnv.aiSdk as object) },
+    gladia: { ...(file.gladia as object), ...(fromEnv.gladia as object) },
   }
   const parsed = DemoConfigSchema.safeParse(merged)
   if (!parsed.success)
@@ -126,7 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
   return {
     ...parsed.data,
     agent: resolveAgent(parsed.data),
-    stt: resolveSpeech('STT', parsed.data.stt, parsed.data),
+    stt: resolveSTT(parsed.data),
     tts: resolveSpeech('TTS', parsed.data.tts, parsed.data),
   }
 }
@@ -137,7 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
  */
 function resolveSpeech(
   kind: 'STT' | 'TTS',
-  choice: z.infer<typeof DemoConfigSchema>['stt'],
+  choice: Exclude<z.infer<typeof DemoConfigSchema>['stt'], 'gladia'>,
   config: z.infer<typeof DemoConfigSchema>
 ): SpeechProvider {
   if (choice === 'auto') {
@@ -161,6 +169,15 @@ function resolveSpeech(
     throw new DemoConfigError(`OPENMIC_${kind}=elevenlabs needs ELEVENLABS_API_KEY.`)
   }
   return choice
+}
+
+/** Speech-to-text: the STT-only providers first, then as speech. */
+function resolveSTT(config: z.infer<typeof DemoConfigSchema>): STTProvider {
+  if (config.stt === 'gladia' || (config.stt === 'auto' && config.gladia.apiKey)) {
+    if (!config.gladia.apiKey) throw new DemoConfigError('OPENMIC_STT=gladia needs GLADIA_API_KEY.')
+    return 'gladia'
+  }
+  return resolveSpeech('STT', config.stt, config)
 }
 
 function resolveAgent(config: z.infer<typeof DemoConfigSchema>): DemoConfig['agent'] {

@@ -1,9 +1,11 @@
 import { AiSdkAgent } from '@openmic/ai-sdk'
 import { ElevenLabsSTT, ElevenLabsTTS } from '@openmic/elevenlabs'
+import { GladiaSTT } from '@openmic/gladia'
 import { GradiumSTT, GradiumTTS } from '@openmic/gradium'
 import { MistralSTT, MistralTTS } from '@openmic/mistral'
 import { OpenaiSTT, OpenaiTTS } from '@openmic/openai'
 import {
+  createFakeGladiaLive,
   createFakeGradiumSTT,
   createFakeGradiumTTS,
   createFakeElevenLabsSTT,
@@ -56,6 +58,20 @@ describe('speech by configuration', () => {
       stt.destroy()
       tts.destroy()
       await realtime.close()
+    }
+  })
+
+  it('with GLADIA_API_KEY: GladiaSTT (its live session created with the key)', async () => {
+    const live = await createFakeGladiaLive()
+    const config = loadConfig({ GLADIA_API_KEY: 'gl-demo', GLADIA_BASE_URL: live.baseURL })
+    const stt = await createSTT(config)
+    try {
+      expect(stt).toBeInstanceOf(GladiaSTT)
+      await until(() => live.initRequests.length > 0)
+      expect(live.initRequests[0]!.headers['x-gladia-key']).toBe('gl-demo')
+    } finally {
+      stt.destroy()
+      await live.close()
     }
   })
 

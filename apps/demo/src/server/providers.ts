@@ -50,6 +50,10 @@ export async function createSTT(config: DemoConfig): Promise<STT> {
       const { MistralSTT } = await import('@openmic/mistral')
       return new MistralSTT({ apiKey: config.mistral.apiKey, serverURL: config.mistral.serverURL })
     }
+    case 'gladia': {
+      const { GladiaSTT } = await import('@openmic/gladia')
+      return new GladiaSTT({ apiKey: config.gladia.apiKey, baseURL: config.gladia.baseURL })
+    }
     case 'gradium': {
       const { GradiumSTT } = await import('@openmic/gradium')
       const { apiKey, region, baseURL } = config.gradium
