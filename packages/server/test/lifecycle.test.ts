@@ -65,7 +65,13 @@ describe('end of call', () => {
     await new Promise((resolve) => setTimeout(resolve, 100))
     expect(timers()).toBeLessThanOrEqual(Math.min(before, during - 2))
     expect(send).not.toHaveBeenCalled()
-    expect(server.agent.conversation.map((item) => item.role)).toEqual(['system', 'user'])
+    // The barge-in kept what was heard of the answer, flagged as interrupted.
+    expect(server.agent.conversation.map((item) => item.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+    ])
+    expect(server.agent.conversation.at(-1)?.metadata?.interrupted).toBe(true)
   })
 
   it('closes with 1000 on close() and with 1009 for a frame over the limit', async () => {

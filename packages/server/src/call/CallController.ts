@@ -1,9 +1,11 @@
 import { Readable } from 'node:stream'
 import type { EventEmitter } from 'eventemitter3'
 import type { MicdropConversationItem, MicdropConversationMessage } from '@openmic/core/protocol'
-import type { MicdropToolCall } from '@openmic/core'
+import type { MicdropToolCall, TTSWord } from '@openmic/core'
 import { AnswerRun, type AnswerOutcome } from '../answer/AnswerRun.js'
 import { turnMetrics, type TurnClock } from '../metrics/turn-metrics.js'
+import { HeardAnswers } from './heard-answers.js'
+import type { AnswerPlayback } from './played-audio.js'
 import type { CallControllerOptions } from './types.js'
 import { Utterance } from './Utterance.js'
 
@@ -16,6 +18,8 @@ interface CurrentRun {
   /** The answer replies to user messages: if cancelled before it is saved, they are unanswered again. */
   forUser: boolean
   turn?: TurnClock
+  /** What the client played of it. */
+  playback: AnswerPlayback
   /** Settles the promise of the `speak()` or `answer()` call that started the run, if any. */
   resolve?: () => void
 }
@@ -42,8 +46,10 @@ export class CallController {
   private destroyed = false
   /** Takes the call's listeners off its agent, STT and TTS. */
   private readonly listeners: Array<() => void> = []
+  private readonly heard: HeardAnswers
 
   constructor(private readonly options: CallControllerOptions) {
+    this.heard = new HeardAnswers(options.agent, options.output, () => this.flushEndCall())
     this.listen()
   }
 
@@ -52,6 +58,7 @@ export class CallController {
   startSpeaking(): void {
     this.closeUtterance()
     this.cancelRun()
+    this.heard.cut()
     this.stopWaitingForTranscript()
     this.turn = undefined
     this.speaking = true
@@ -88,6 +95,18 @@ export class CallController {
     this.stopWaitingForTranscript()
     this.turn = undefined
     this.cancelRun()
+    this.heard.cut()
+  }
+
+  /** The client played the call's assistant audio up to `positionMs` (`Played`). */
+  played(positionMs: number): void {
+    this.heard.client.report(positionMs)
+  }
+
+  /** The client left: the answer it was playing keeps what it heard. */
+  hangUp(): void {
+    this.cancelRun(false)
+    this.heard.cut()
   }
 
   // ---- app commands ----
@@ -139,6 +158,7 @@ export class CallController {
     this.stopWaitingForTranscript()
     this.closeUtterance()
     this.cancelRun(false)
+    this.heard.destroy()
     for (const unlisten of this.listeners) unlisten()
     this.listeners.length = 0
   }
@@ -211,14 +231,19 @@ export class CallController {
     turn?: TurnClock,
     requestedAt?: number
   ): CurrentRun {
+    const playback = this.heard.begin(kind === 'answer')
+    text.on('data', (chunk: Buffer | string) => (playback.text += chunk.toString()))
     const run = new AnswerRun({
       text,
       requestedAt,
       tts: this.options.tts,
-      onAudio: this.options.output.audio,
+      onAudio: (audio, first) => {
+        playback.sent(audio.length)
+        this.options.output.audio(audio, first)
+      },
       onDone: this.onRunDone,
     })
-    const current: CurrentRun = { run, kind, forUser, turn }
+    const current: CurrentRun = { run, kind, forUser, turn, playback }
     this.current = current
     run.start()
     return current
@@ -236,6 +261,7 @@ export class CallController {
     const current = this.current
     if (!current || current.run !== run) return
     this.current = undefined
+    this.heard.ended(current.playback, outcome)
     const { output, tts, agent } = this.options
     if (outcome !== 'spoken') {
       // The TTS may still hold text of this run: no audio of it may come later.
@@ -270,7 +296,7 @@ export class CallController {
   }
 
   private flushEndCall() {
-    if (!this.endCallPending || this.current) return
+    if (!this.endCallPending || this.current || this.heard.holding) return
     this.endCallPending = false
     this.options.output.send('EndCall')
   }
@@ -294,6 +320,7 @@ export class CallController {
     this.on(stt, 'Transcript', this.onTranscript)
     this.on(stt, 'Failed', this.onSttFailed)
     this.on(tts, 'Audio', this.onTtsAudio)
+    this.on(tts, 'Words', this.onTtsWords)
     this.on(tts, 'AudioEnd', this.onTtsAudioEnd)
     this.on(tts, 'Failed', this.onTtsFailed)
   }
@@ -321,11 +348,13 @@ export class CallController {
   private onAgentMessage(message: MicdropConversationMessage) {
     if (message.role === 'assistant' && this.current?.kind === 'answer') {
       this.current.run.messageSaved = true
+      if (this.heard.hold(this.current.playback, message)) return
     }
     this.options.output.send('Message', message)
   }
 
   private onAgentToolMessage(item: MicdropConversationItem) {
+    if (this.heard.holdAfter(this.current?.playback, item)) return
     this.options.output.send('Message', item)
   }
 
@@ -353,6 +382,10 @@ export class CallController {
 
   private onTtsAudio(audio: Buffer) {
     this.current?.run.audio(audio)
+  }
+
+  private onTtsWords(words: TTSWord[]) {
+    this.current?.playback.words.push(...words)
   }
 
   private onTtsAudioEnd() {

@@ -5,6 +5,7 @@ import {
   MicdropClientCommands,
   MicdropCloseCodes,
   encodeServerMessage,
+  parseClientExtension,
   type MicdropCallSummary,
   type MicdropServerCommand,
 } from '@openmic/core/protocol'
@@ -44,6 +45,8 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
   private ended = false
   /** The call was opened: first message, SkipAnswer, or the app's own speak()/answer(). */
   private opened = false
+  /** The call is ending: only the final messages of `hangUp()` may still be emitted. */
+  private sendingFinal = false
 
   constructor(
     readonly socket: WebSocket,
@@ -168,6 +171,7 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
       case MicdropClientCommands.Mute:
         return this.call.mute()
       default:
+        if (this.onExtension(text)) return
         this.log(`Ignored unknown text frame: ${text.slice(0, 80)}`)
     }
   }
@@ -175,6 +179,10 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
   private readonly onClose = () => {
     if (this.ended) return
     this.ended = true
+    // The answer playing keeps what the user heard of it: apps that persist on `Message` get it.
+    this.sendingFinal = true
+    this.call.hangUp()
+    this.sendingFinal = false
     this.socket.off('message', this.onMessage)
     this.socket.off('close', this.onClose)
     this.socket.off('error', this.onError)
@@ -205,8 +213,16 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
     this.log('Socket error:', error)
   }
 
+  /** An openmic client's extension message; false if it is not one. */
+  private onExtension(text: string): boolean {
+    const message = parseClientExtension(text)
+    if (!message) return false
+    if (message.type === 'Played') this.call.played(message.played.ms)
+    return true
+  }
+
   private send(name: MicdropServerCommand, payload?: unknown) {
-    if (this.ended) return
+    if (this.ended && !this.sendingFinal) return
     this.writer.send(encodeServerMessage(name, payload), false)
     if (name === 'Message') this.safeEmit('Message', payload as MicdropServerEvents['Message'][0])
   }
