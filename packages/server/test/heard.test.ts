@@ -3,6 +3,7 @@ import {
   MockSTT,
   MockTTS,
   type MicdropConversationItem,
+  type MicdropConversationMessage,
   type MockTTSOptions,
 } from '@openmic/core'
 import { describe, expect, it } from 'vitest'
@@ -35,7 +36,7 @@ function bargeIn(client: TestClient, playedMs?: number) {
 }
 
 const assistants = (items: MicdropConversationItem[]) =>
-  items.filter((item) => item.role === 'assistant')
+  items.filter((item): item is MicdropConversationMessage => item.role === 'assistant')
 
 describe('the conversation keeps what the user heard', () => {
   it('with the client Played report and Words timings: cut after the last word played', async () => {

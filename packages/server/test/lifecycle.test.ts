@@ -71,7 +71,7 @@ describe('end of call', () => {
       'user',
       'assistant',
     ])
-    expect(server.agent.conversation.at(-1)?.metadata?.interrupted).toBe(true)
+    expect(server.agent.conversation.at(-1)).toMatchObject({ metadata: { interrupted: true } })
   })
 
   it('closes with 1000 on close() and with 1009 for a frame over the limit', async () => {

@@ -5,6 +5,7 @@ import type { MicdropToolCall, TTSWord } from '@openmic/core'
 import { AnswerRun, type AnswerOutcome } from '../answer/AnswerRun.js'
 import { turnMetrics, type TurnClock } from '../metrics/turn-metrics.js'
 import { HeardAnswers } from './heard-answers.js'
+import { HeldAnswer } from './held-answer.js'
 import type { AnswerPlayback } from './played-audio.js'
 import type { CallControllerOptions } from './types.js'
 import { Utterance } from './Utterance.js'
@@ -47,6 +48,8 @@ export class CallController {
   /** Takes the call's listeners off its agent, STT and TTS. */
   private readonly listeners: Array<() => void> = []
   private readonly heard: HeardAnswers
+  /** The answer the client paused at the last `StartSpeaking`, until the verdict. */
+  private held?: HeldAnswer
 
   constructor(private readonly options: CallControllerOptions) {
     this.heard = new HeardAnswers(options.agent, options.output, () => this.flushEndCall())
@@ -57,8 +60,10 @@ export class CallController {
 
   startSpeaking(): void {
     this.closeUtterance()
-    this.cancelRun()
-    this.heard.cut()
+    if (!this.holdAnswer()) {
+      this.cancelRun()
+      this.heard.cut()
+    }
     this.stopWaitingForTranscript()
     this.turn = undefined
     this.speaking = true
@@ -79,6 +84,7 @@ export class CallController {
   stopSpeaking(): void {
     this.speaking = false
     const utterance = this.closeUtterance()
+    this.held?.startTimer()
     this.turn = { stopAt: performance.now() }
     if (utterance && utterance.bytes > 0 && !utterance.failed && !utterance.heard) {
       // Its transcript is still to come: answer after it (with any unanswered message).
@@ -94,17 +100,19 @@ export class CallController {
     this.closeUtterance()
     this.stopWaitingForTranscript()
     this.turn = undefined
+    this.held?.interrupt()
     this.cancelRun()
     this.heard.cut()
   }
 
   /** The client played the call's assistant audio up to `positionMs` (`Played`). */
-  played(positionMs: number): void {
-    this.heard.client.report(positionMs)
+  played(positionMs: number, paused: boolean): void {
+    this.heard.client.report(positionMs, paused)
   }
 
   /** The client left: the answer it was playing keeps what it heard. */
   hangUp(): void {
+    this.held?.interrupt()
     this.cancelRun(false)
     this.heard.cut()
   }
@@ -157,6 +165,7 @@ export class CallController {
     this.destroyed = true
     this.stopWaitingForTranscript()
     this.closeUtterance()
+    this.held?.destroy()
     this.cancelRun(false)
     this.heard.destroy()
     for (const unlisten of this.listeners) unlisten()
@@ -171,6 +180,8 @@ export class CallController {
       if (this.awaitingTranscript) this.endUserTurn()
       return
     }
+    // Words while the held answer is still being produced: a real interruption (the TTS is needed)
+    if (this.held?.run && this.current?.run === this.held.run) this.held.interrupt()
     if (this.turn) this.turn.transcriptAt = performance.now()
     if (this.utterance) this.utterance.heard = true
     this.unanswered = true
@@ -212,6 +223,7 @@ export class CallController {
       // Even while something else is being spoken: this turn itself gets no answer.
       this.turn = undefined
       this.options.output.send('SkipAnswer')
+      this.held?.resume() // no words: the utterance was noise
     }
   }
 
@@ -238,6 +250,10 @@ export class CallController {
       requestedAt,
       tts: this.options.tts,
       onAudio: (audio, first) => {
+        if (this.held && !this.held.done) {
+          if (this.held.run === run) return this.held.hold(audio, first)
+          this.held.interrupt() // the user's words are being answered
+        }
         playback.sent(audio.length)
         this.options.output.audio(audio, first)
       },
@@ -262,6 +278,8 @@ export class CallController {
     if (!current || current.run !== run) return
     this.current = undefined
     this.heard.ended(current.playback, outcome)
+    // The user's words got no answer, and were not found to be noise: they interrupted.
+    if (this.held && !this.held.done && this.held.run !== run) this.held.interrupt()
     const { output, tts, agent } = this.options
     if (outcome !== 'spoken') {
       // The TTS may still hold text of this run: no audio of it may come later.
@@ -293,6 +311,41 @@ export class CallController {
     if (report) output.answerEnd('cancelled')
     current.resolve?.()
     if (report) this.flushEndCall()
+  }
+
+  /**
+   * At `StartSpeaking`: holds the answer the client paused (`Played` with `paused`), or keeps
+   * holding it while the user speaks again. False: cancel it as usual.
+   */
+  private holdAnswer(): boolean {
+    if (this.held && !this.held.done) {
+      this.held.stopTimer()
+      this.heard.client.takeReport()
+      return true
+    }
+    const pausedAtMs = this.heard.client.pausedAtMs
+    if (pausedAtMs === undefined) return false
+    if (!this.options.resumeAfterNoise || (!this.current && !this.heard.playing)) {
+      // Nothing to resume: the client drops what it paused.
+      this.options.output.send('Interrupt')
+      return false
+    }
+    this.heard.client.takeReport()
+    const run = this.current?.run
+    this.held = new HeldAnswer(
+      {
+        output: this.options.output,
+        heard: this.heard,
+        cancelRun: (held) => {
+          if (this.current?.run === held) this.cancelRun()
+        },
+      },
+      run,
+      this.heard.suspend(),
+      pausedAtMs,
+      this.options.resumeTimeoutMs
+    )
+    return true
   }
 
   private flushEndCall() {
@@ -360,6 +413,7 @@ export class CallController {
 
   private onAgentCancelLastUserMessage() {
     this.options.output.send('CancelLastUserMessage')
+    this.held?.resume() // the agent found the user's words to be noise
   }
 
   private onAgentSkipAnswer() {

@@ -24,6 +24,8 @@ export class HeardAnswers {
   readonly client = new ClientPlayback()
   /** The last answer, until its message was sent. */
   private pending?: AnswerPlayback
+  /** An answer paused by the client while it decides whether the user really interrupted. */
+  private held?: AnswerPlayback
   private releaseTimer?: NodeJS.Timeout
 
   constructor(
@@ -35,7 +37,14 @@ export class HeardAnswers {
 
   /** True while an answer's message waits for its audio to be played. */
   get holding(): boolean {
-    return this.pending?.message !== undefined
+    return this.pending?.message !== undefined || this.held?.message !== undefined
+  }
+
+  /** Whether the last answer may still be playing on the client: there is something to pause. */
+  get playing(): boolean {
+    const playback = this.pending
+    if (!playback) return false
+    return !playback.complete || performance.now() < playback.playEndAt
   }
 
   /** A new run starts: its audio is tracked; an answer's message will be held. */
@@ -51,7 +60,7 @@ export class HeardAnswers {
 
   /** The agent saved `message` for the answer being spoken: hold it. False if not held. */
   hold(playback: AnswerPlayback | undefined, message: MicdropConversationMessage): boolean {
-    if (!playback || playback !== this.pending) return false
+    if (!this.tracks(playback)) return false
     if (playback.message) this.sendHeld(playback) // a second one: the first is final
     playback.message = message
     return true
@@ -62,20 +71,43 @@ export class HeardAnswers {
    * waits behind it, so that items are sent in the conversation's order. False if not held.
    */
   holdAfter(playback: AnswerPlayback | undefined, item: MicdropConversationItem): boolean {
-    if (!playback || playback !== this.pending || !playback.message) return false
+    if (!this.tracks(playback) || !playback.message) return false
     playback.after.push(item)
     return true
   }
 
   /** The run of `playback` ended: its message goes once its audio has played. */
   ended(playback: AnswerPlayback | undefined, outcome: AnswerOutcome): void {
-    if (!playback || playback !== this.pending) return
+    if (!this.tracks(playback)) return
     playback.complete = outcome === 'spoken'
+    if (playback === this.held) return // resumed or cut later
     if (outcome !== 'spoken') return this.release()
-    const delay = playback.playEndAt - performance.now()
-    if (delay <= 0) return this.release()
+    this.scheduleRelease(playback)
+  }
+
+  /** The client paused the last answer: its message waits for the verdict. */
+  suspend(): AnswerPlayback | undefined {
     clearTimeout(this.releaseTimer)
-    this.releaseTimer = setTimeout(() => this.release(), delay)
+    this.held = this.pending
+    this.pending = undefined
+    return this.held
+  }
+
+  /** The client plays on from `pausedAtMs` (a position in the call's audio). */
+  resume(playback: AnswerPlayback | undefined, pausedAtMs: number): void {
+    if (!playback || playback !== this.held) return
+    this.held = undefined
+    this.release()
+    this.pending = playback
+    playback.resumeFrom(pausedAtMs)
+    if (playback.complete) this.scheduleRelease(playback)
+  }
+
+  /** The client dropped the rest of the paused answer: it keeps what was played. */
+  interrupt(playback: AnswerPlayback | undefined, pausedAtMs: number): void {
+    if (!playback || playback !== this.held) return
+    this.held = undefined
+    this.cutPlayback(playback, playback.playedMs(pausedAtMs))
   }
 
   /**
@@ -88,7 +120,10 @@ export class HeardAnswers {
     clearTimeout(this.releaseTimer)
     const reported = this.client.takeReport()
     if (!playback) return
-    const playedMs = playedUpToMs ?? playback.playedMs(reported)
+    this.cutPlayback(playback, playedUpToMs ?? playback.playedMs(reported))
+  }
+
+  private cutPlayback(playback: AnswerPlayback, playedMs: number) {
     const message = playback.message
     if (playback.complete && playedMs >= playback.audioMs) return this.sendHeld(playback)
     const content = heardText(playback, playedMs)
@@ -117,6 +152,18 @@ export class HeardAnswers {
   destroy(): void {
     clearTimeout(this.releaseTimer)
     this.pending = undefined
+    this.held = undefined
+  }
+
+  private tracks(playback: AnswerPlayback | undefined): playback is AnswerPlayback {
+    return !!playback && (playback === this.pending || playback === this.held)
+  }
+
+  private scheduleRelease(playback: AnswerPlayback) {
+    clearTimeout(this.releaseTimer)
+    const delay = playback.playEndAt - performance.now()
+    if (delay <= 0) return this.release()
+    this.releaseTimer = setTimeout(() => this.release(), delay)
   }
 
   /** Sends the held message as it is (all of it was heard, or a new run starts). */

@@ -16,7 +16,7 @@ export class ClientPlayback {
   sentMs = 0
   /** When everything sent so far will have played (performance.now() clock). */
   playEndAt = 0
-  private reportedMs?: number
+  private reported?: { ms: number; paused: boolean }
 
   /** Records a chunk sent now; returns its position in the stream and when it starts to play. */
   sent(bytes: number, now = performance.now()): { positionMs: number; startAt: number } {
@@ -28,16 +28,21 @@ export class ClientPlayback {
     return { positionMs, startAt }
   }
 
-  /** The client's report: it played the stream up to `positionMs`. */
-  report(positionMs: number): void {
-    this.reportedMs = positionMs
+  /** The client's report: it played the stream up to `positionMs`, and paused there or not. */
+  report(positionMs: number, paused = false): void {
+    this.reported = { ms: positionMs, paused }
   }
 
-  /** The last report, once: a report describes one barge-in. */
+  /** Where the client paused, if its last report says it did. */
+  get pausedAtMs(): number | undefined {
+    return this.reported?.paused ? this.reported.ms : undefined
+  }
+
+  /** The last report's position, once: a report describes one barge-in. */
   takeReport(): number | undefined {
-    const reported = this.reportedMs
-    this.reportedMs = undefined
-    return reported
+    const reported = this.reported
+    this.reported = undefined
+    return reported?.ms
   }
 }
 
@@ -64,6 +69,17 @@ export class AnswerPlayback implements SpokenText {
     const ms = bytes / BYTES_PER_MS
     this.chunks.push({ startAt, ms })
     this.audioMs += ms
+  }
+
+  /**
+   * The client plays on from `positionMs` (in the call's audio) after a pause: what was sent of
+   * this answer plays from now, back to back.
+   */
+  resumeFrom(positionMs: number, now = performance.now()): void {
+    const played = this.playedMs(positionMs)
+    this.chunks.length = 0
+    this.chunks.push({ startAt: now - played, ms: this.audioMs })
+    this.client.playEndAt = now + this.audioMs - played
   }
 
   /** When all audio sent for this answer will have played. */

@@ -23,4 +23,8 @@ export interface CallControllerOptions {
   output: CallOutput
   /** After `StopSpeaking`, how long to wait for a transcript before `SkipAnswer` (ms). */
   transcriptTimeoutMs: number
+  /** Hold the answer a client paused at `StartSpeaking`, and resume it if the utterance is noise. */
+  resumeAfterNoise: boolean
+  /** After the paused-over utterance ended, how long to wait for noise before interrupting (ms). */
+  resumeTimeoutMs: number
 }

@@ -17,6 +17,7 @@ import type { MicdropServerEvents, MicdropServerOptions } from './types.js'
 
 const DEFAULT_MAX_FRAME_BYTES = 65536
 const DEFAULT_TRANSCRIPT_TIMEOUT_MS = 10_000
+const DEFAULT_RESUME_TIMEOUT_MS = 3000
 
 /**
  * One voice call over a WebSocket (`ws`): user audio to the STT, transcripts to the agent, answers
@@ -67,6 +68,8 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
       stt: this.stt,
       tts: this.tts,
       transcriptTimeoutMs: options.transcriptTimeoutMs ?? DEFAULT_TRANSCRIPT_TIMEOUT_MS,
+      resumeAfterNoise: options.resumeAfterNoise ?? true,
+      resumeTimeoutMs: options.resumeTimeoutMs ?? DEFAULT_RESUME_TIMEOUT_MS,
       output: {
         send: (name, payload) => this.send(name, payload),
         audio: (audio, first) => this.sendAudio(audio, first),
@@ -217,7 +220,7 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
   private onExtension(text: string): boolean {
     const message = parseClientExtension(text)
     if (!message) return false
-    if (message.type === 'Played') this.call.played(message.played.ms)
+    if (message.type === 'Played') this.call.played(message.played.ms, !!message.played.paused)
     return true
   }
 

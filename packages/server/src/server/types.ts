@@ -29,6 +29,19 @@ export interface MicdropServerOptions {
   maxFrameBytes?: number
   /** After `StopSpeaking`, how long to wait for a transcript before `SkipAnswer` (default 10 000 ms). */
   transcriptTimeoutMs?: number
+  /**
+   * False interruptions (default true): when an openmic client pauses the answer at
+   * `StartSpeaking` (`Played` with `paused`), the server holds the rest of it instead of
+   * cancelling it. If the utterance is noise (no words, or the agent's `ignore_user_noise`) it
+   * sends `Resume` and the rest of the answer; otherwise `Interrupt`, and the answer is cancelled
+   * as usual. Micdrop clients never pause: their answers are cancelled at once.
+   */
+  resumeAfterNoise?: boolean
+  /**
+   * After the utterance that paused an answer ended, how long to wait for it to be found noise
+   * before interrupting the answer (default 3 000 ms).
+   */
+  resumeTimeoutMs?: number
   /** Also send each turn's metrics to the client, as `Metrics <json>` (default false). */
   sendMetrics?: boolean
 }
