@@ -19,7 +19,10 @@ const ANSWER_BYTES = ANSWER.length * 10 * 32
 
 async function answering(
   utterances: MockSTTOptions['utterances'],
-  options: { agent?: MockAgentOptions; tts?: MockTTSOptions } & Partial<MicdropServerOptions> = {}
+  options: { agent?: MockAgentOptions; tts?: MockTTSOptions } & Omit<
+    Partial<MicdropServerOptions>,
+    'agent' | 'tts'
+  > = {}
 ) {
   const { agent, tts, ...server } = options
   const sent: MicdropConversationItem[] = []
