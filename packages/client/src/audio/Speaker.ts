@@ -25,6 +25,7 @@ export class Speaker extends EventEmitter<SpeakerEvents> {
   private readonly scheduler: PlaybackScheduler
   private sources = new Set<AudioBufferSourceNode>()
   private samples?: Float32Array<ArrayBuffer>
+  private paused = false
 
   /** @param prebufferMs - Delay before the first chunk after silence plays (absorbs jitter). */
   constructor(prebufferMs = 60) {
@@ -32,8 +33,20 @@ export class Speaker extends EventEmitter<SpeakerEvents> {
     this.scheduler = new PlaybackScheduler(prebufferMs)
   }
 
+  /** Audio is playing: queued, and not paused. */
   get isPlaying(): boolean {
-    return this.sources.size > 0
+    return this.sources.size > 0 && !this.paused
+  }
+
+  /** Playback is paused with audio queued ({@link Speaker.pauseAudio}). */
+  get isPaused(): boolean {
+    return this.paused
+  }
+
+  /** Audio queued and not played yet, in ms (all of it while paused). */
+  get queuedMs(): number {
+    if (this.sources.size === 0 || !this.audioContext) return 0
+    return Math.max(0, (this.scheduler.endTime - this.audioContext.currentTime) * 1000)
   }
 
   /** Creates the audio context (call it from a user gesture so that autoplay is allowed). */
@@ -54,16 +67,41 @@ export class Speaker extends EventEmitter<SpeakerEvents> {
     source.onended = () => {
       source.disconnect()
       this.sources.delete(source)
-      if (this.sources.size === 0) this.emit('StopPlaying')
+      if (this.sources.size === 0 && !this.paused) this.emit('StopPlaying')
     }
-    const wasPlaying = this.isPlaying
+    const wasPlaying = this.sources.size > 0
     this.sources.add(source)
     source.start(this.scheduler.schedule(context.currentTime, buffer.duration))
-    if (!wasPlaying) this.emit('StartPlaying')
+    if (!wasPlaying && !this.paused) this.emit('StartPlaying')
+  }
+
+  /**
+   * Pauses playback where it is, keeping what is queued; audio received meanwhile queues behind
+   * it. {@link Speaker.resumeAudio} plays on; {@link Speaker.stopAudio} drops it all.
+   */
+  pauseAudio(): void {
+    if (this.paused) return
+    this.paused = true
+    // Suspending the context stops its clock: every scheduled chunk waits, in place
+    void this.audioContext?.suspend()
+    if (this.sources.size > 0) this.emit('StopPlaying')
+  }
+
+  /** Plays on from where {@link Speaker.pauseAudio} paused. */
+  resumeAudio(): void {
+    if (!this.paused) return
+    this.paused = false
+    void this.audioContext?.resume()
+    if (this.sources.size > 0) this.emit('StartPlaying')
   }
 
   /** Stops all audio now and drops what is queued (barge-in, pause, hang-up). */
   stopAudio(): void {
+    const wasPaused = this.paused
+    if (wasPaused) {
+      this.paused = false
+      void this.audioContext?.resume()
+    }
     if (this.sources.size === 0) return
     for (const source of this.sources) {
       source.onended = null
@@ -76,7 +114,7 @@ export class Speaker extends EventEmitter<SpeakerEvents> {
     }
     this.sources.clear()
     this.scheduler.reset()
-    this.emit('StopPlaying')
+    if (!wasPaused) this.emit('StopPlaying')
   }
 
   /**
