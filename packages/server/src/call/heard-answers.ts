@@ -42,9 +42,8 @@ export class HeardAnswers {
 
   /** Whether the last answer may still be playing on the client: there is something to pause. */
   get playing(): boolean {
-    const playback = this.pending
-    if (!playback) return false
-    return !playback.complete || performance.now() < playback.playEndAt
+    if (this.pending && !this.pending.complete) return true
+    return performance.now() < this.client.playEndAt
   }
 
   /** A new run starts: its audio is tracked; an answer's message will be held. */
