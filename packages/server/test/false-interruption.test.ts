@@ -49,14 +49,19 @@ const after = (client: TestClient, from: number) => client.flow.slice(from)
 
 describe('false interruptions', () => {
   it('a cough (empty transcript) while the answer streams: held, then Resume and the rest', async () => {
-    const { client, server, sent } = await answering(['Count for me', ''], {
+    // The verdict comes after the held answer was all produced (buffered while held)
+    const noise = { transcripts: '', delayMs: 400 }
+    const { client, server, sent } = await answering(['Count for me', noise], {
       tts: { chunkMs: 20, chunkDelayMs: 20 },
     })
     await client.waitFor((c) => c.count('audio') >= 3)
     pauseAndSpeak(client, 40)
     await client.waitFor((c) => c.count('Resume') === 1)
     const resumedAt = client.log.indexOf('Resume')
+    const resumedTime = performance.now()
     await client.waitFor((c) => c.count('Message:assistant') === 1)
+    // Its message goes once the rest has played: 240 ms of audio from where the client paused
+    expect(performance.now() - resumedTime).toBeGreaterThanOrEqual(220)
     await client.settle()
     // Nothing of the answer was lost: all of its audio came, after Resume for what was held.
     expect(client.audioBytes()).toBe(ANSWER_BYTES)
@@ -85,9 +90,10 @@ describe('false interruptions', () => {
     await client.settle()
     expect(client.count('Resume')).toBe(1)
     expect(client.count('Interrupt')).toBe(0)
-    expect(client.log.indexOf('Resume')).toBeGreaterThan(
-      client.log.indexOf('CancelLastUserMessage')
-    )
+    // The user's words wait for the verdict, then go, and are taken back
+    const log = client.log
+    expect(log.indexOf('Resume')).toBeLessThan(log.lastIndexOf('Message:user'))
+    expect(log.lastIndexOf('Message:user')).toBeLessThan(log.indexOf('CancelLastUserMessage'))
     expect(client.texts('Message').at(-1)).toMatchObject({
       item: { role: 'assistant', content: ANSWER },
     })
@@ -103,9 +109,9 @@ describe('false interruptions', () => {
     await client.waitFor((c) => c.count('Message:assistant') === 2)
     await client.settle()
     expect(after(client, from)).toEqual([
-      'Message:user',
       'Interrupt',
       'Message:assistant',
+      'Message:user',
       'audio',
       'Message:assistant',
     ])

@@ -123,7 +123,8 @@ export class Speaker extends EventEmitter<SpeakerEvents> {
    * stopped.
    */
   getVolume(): number {
-    if (!this.analyser) return SILENCE_DB
+    // A suspended graph keeps its last samples: paused, nothing comes out
+    if (!this.analyser || this.paused) return SILENCE_DB
     const samples = (this.samples ??= new Float32Array(this.analyser.fftSize))
     this.analyser.getFloatTimeDomainData(samples)
     let sum = 0

@@ -403,17 +403,19 @@ export class CallController {
       this.current.run.messageSaved = true
       if (this.heard.hold(this.current.playback, message)) return
     }
+    if (this.held?.queue(message)) return
     this.options.output.send('Message', message)
   }
 
   private onAgentToolMessage(item: MicdropConversationItem) {
     if (this.heard.holdAfter(this.current?.playback, item)) return
+    if (this.held?.queue(item)) return
     this.options.output.send('Message', item)
   }
 
   private onAgentCancelLastUserMessage() {
+    this.held?.resume() // the agent found the user's words to be noise (sends them first)
     this.options.output.send('CancelLastUserMessage')
-    this.held?.resume() // the agent found the user's words to be noise
   }
 
   private onAgentSkipAnswer() {

@@ -1,3 +1,4 @@
+import type { MicdropConversationItem } from '@openmic/core/protocol'
 import type { AnswerRun } from '../answer/AnswerRun.js'
 import type { HeardAnswers } from './heard-answers.js'
 import type { AnswerPlayback } from './played-audio.js'
@@ -21,6 +22,8 @@ export interface HeldAnswerHost {
 export class HeldAnswer {
   /** Audio the run produced while held, sent if it resumes. */
   private readonly audio: Array<{ audio: Buffer; first: boolean }> = []
+  /** Items added while held (the user's words): sent after the verdict, after the cut answer. */
+  private readonly items: MicdropConversationItem[] = []
   private timer?: NodeJS.Timeout
   private settled = false
 
@@ -44,6 +47,13 @@ export class HeldAnswer {
     this.audio.push({ audio, first })
   }
 
+  /** An item added while held: it waits for the verdict, to be sent in the conversation's order. */
+  queue(item: MicdropConversationItem): boolean {
+    if (this.settled) return false
+    this.items.push(item)
+    return true
+  }
+
   /** The utterance ended: without a verdict within the timeout, the answer is interrupted. */
   startTimer(): void {
     clearTimeout(this.timer)
@@ -61,12 +71,13 @@ export class HeldAnswer {
     if (this.settled) return
     this.finish()
     this.host.output.send('Resume')
-    this.host.heard.resume(this.playback, this.pausedAtMs)
-    for (const { audio, first } of this.audio) {
+    this.sendItems()
+    for (const { audio, first } of this.audio.splice(0)) {
       this.playback?.sent(audio.length)
       this.host.output.audio(audio, first)
     }
-    this.audio.length = 0
+    // Once all of it is counted: the message goes when the rest has played from here
+    this.host.heard.resume(this.playback, this.pausedAtMs)
   }
 
   /** A real interruption: the client drops the rest, the answer keeps what was heard. */
@@ -77,12 +88,18 @@ export class HeldAnswer {
     this.host.output.send('Interrupt')
     if (this.run) this.host.cancelRun(this.run)
     this.host.heard.interrupt(this.playback, this.pausedAtMs)
+    this.sendItems()
   }
 
   /** The call ends: nothing more is sent. */
   destroy(): void {
     this.finish()
     this.audio.length = 0
+    this.items.length = 0
+  }
+
+  private sendItems() {
+    for (const item of this.items.splice(0)) this.host.output.send('Message', item)
   }
 
   private finish() {
