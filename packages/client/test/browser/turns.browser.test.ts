@@ -79,7 +79,11 @@ describe.skipIf(!hasChromium)('in Chromium: a real interruption', () => {
 
     // The client shows the same conversation
     await expect
-      .poll(() => page.evaluate(() => window.openmic.state().conversation.map((i) => i.content)))
+      .poll(() =>
+        page.evaluate(() =>
+          (window.openmic.state().conversation as Array<{ content?: string }>).map((i) => i.content)
+        )
+      )
       .toEqual(['Tell me a story', cut!.content, 'Stop', 'Okay.'])
   }, 40000)
 })
@@ -116,7 +120,9 @@ describe.skipIf(!hasChromium)('in Chromium: a false interruption', () => {
     expect(intervals.length).toBeGreaterThanOrEqual(2)
     expect(Math.abs(heard - STORY.length * MS_PER_CHAR)).toBeLessThan(400)
     expect(
-      await page.evaluate(() => window.openmic.state().conversation.map((i) => i.content))
+      await page.evaluate(() =>
+        (window.openmic.state().conversation as Array<{ content?: string }>).map((i) => i.content)
+      )
     ).toEqual(['Tell me a story', STORY])
   }, 40000)
 })
