@@ -6,6 +6,7 @@ import {
   type MicdropConversationMessage,
   type MockTTSOptions,
 } from '@openmic/core'
+import type { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { closeAfterEach, startMockCall, type TestClient } from './harness.js'
 
@@ -33,6 +34,14 @@ async function answeredCall(tts: MockTTSOptions = {}) {
 function bargeIn(client: TestClient, playedMs?: number) {
   if (playedMs !== undefined) client.send(`Played ${JSON.stringify({ ms: playedMs })}`)
   client.utterance()
+}
+
+/** An agent that ends the call itself once its answer is written (no tool items). */
+class GoodbyeAgent extends MockAgent {
+  protected override async generateAnswer(stream: PassThrough, signal: AbortSignal) {
+    await super.generateAnswer(stream, signal)
+    if (!signal.aborted) this.endCall()
+  }
 }
 
 const assistants = (items: MicdropConversationItem[]) =>
@@ -142,6 +151,31 @@ describe('the conversation keeps what the user heard', () => {
     const conversation = await ended
     expect(conversation.at(-1)).toMatchObject({ role: 'assistant', content: 'One two' })
     expect(persisted).toEqual([conversation.at(-1)])
+  })
+
+  it('a goodbye interrupted before a word of it was heard still ends the call', async () => {
+    const { client, server } = await startMockCall(cleanup, () => ({
+      agent: new GoodbyeAgent({ answers: ['Goodbye, have a nice day!'] }),
+      tts: new MockTTS({ chunkMs: 20, chunkDelayMs: 20 }),
+    }))
+    await client.waitFor((c) => c.count('SkipAnswer') === 1)
+    client.utterance()
+    await client.waitFor((c) => c.count('audio') >= 1)
+    bargeIn(client, 0)
+    await client.waitFor((c) => c.count('EndCall') === 1)
+    // At the cut, not after an answer to the next utterance; and nothing of the goodbye is kept
+    await client.settle()
+    expect(client.flow).toEqual([
+      'SkipAnswer',
+      'Message:user',
+      'audio',
+      'EndCall', // at the cut: the goodbye was not heard at all, but the call ends
+      'Message:user',
+      'audio',
+      'Message:assistant',
+      'EndCall',
+    ])
+    expect(server.agent.conversation[2]).toMatchObject({ role: 'user' })
   })
 
   it('ignores a malformed Played and keeps the call going', async () => {

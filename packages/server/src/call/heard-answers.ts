@@ -134,6 +134,7 @@ export class HeardAnswers {
     if (!message) {
       // The agent was cancelled before it saved its answer: save what was heard of it.
       if (content) this.agent.addAssistantMessage(content, metadata)
+      this.onReleased()
       return
     }
     if (!content) {
@@ -178,8 +179,8 @@ export class HeardAnswers {
     const items = [playback.message, ...playback.after]
     playback.message = undefined
     playback.after = []
-    if (!items.some(Boolean)) return
     for (const item of items) if (item) this.output.send('Message', item)
+    // Even with nothing to send (nothing was heard): an EndCall may wait for this answer
     this.onReleased()
   }
 }

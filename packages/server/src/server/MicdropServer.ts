@@ -22,7 +22,8 @@ const DEFAULT_RESUME_TIMEOUT_MS = 3000
 /**
  * One voice call over a WebSocket (`ws`): user audio to the STT, transcripts to the agent, answers
  * through the TTS back to the client, with barge-in, first message and end of call. Implements the
- * Micdrop protocol (see docs/protocol.md in the repository); text and binary frames are told apart by their opcode.
+ * Micdrop protocol with openmic's extensions (docs/protocol.md in the repository); text and binary
+ * frames are told apart by their opcode.
  *
  * When the socket closes, the agent, STT and TTS are destroyed and `End` is emitted.
  *
