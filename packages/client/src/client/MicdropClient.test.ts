@@ -164,6 +164,20 @@ describe('MicdropClient', () => {
     expect(sockets[1]!.texts).toContain('Played {"ms":50,"paused":false}')
   })
 
+  it('pause() tells the server what was heard before Mute, and drops a paused answer', async () => {
+    const { client, mic, speaker, connect } = setup()
+    const ws = await connect()
+    ws.receive(new Int16Array(3200).buffer) // 200 ms
+    speaker.queuedMs = 120
+    mic.frames(5, -20) // the answer pauses over the user's voice
+    expect(speaker.isPaused).toBe(true)
+    client.pause()
+    expect(ws.texts.slice(-2)).toEqual(['Played {"ms":80,"paused":false}', 'Mute'])
+    expect(speaker).toMatchObject({ isPaused: false, stops: 1 })
+    ws.receive('Resume') // too late: nothing to resume
+    expect(speaker.isPaused).toBe(false)
+  })
+
   describe('false interruptions (resumeAfterNoise, the default)', () => {
     it('pauses the answer at StartSpeaking, queues what comes, and plays on at Resume', async () => {
       const { client, mic, speaker, connect } = setup()
