@@ -45,6 +45,27 @@ describe('loadConfig', () => {
     )
   })
 
+  it('picks Gradium speech when GRADIUM_API_KEY is set, before the other keys', () => {
+    expect(
+      loadConfig({ GRADIUM_API_KEY: 'g', OPENAI_API_KEY: 'sk', GRADIUM_REGION: 'us' })
+    ).toMatchObject({
+      agent: 'openai',
+      stt: 'gradium',
+      tts: 'gradium',
+      gradium: { apiKey: 'g', region: 'us', voiceId: 'YTpq7expH9539ERJ' },
+    })
+    expect(
+      loadConfig({ GRADIUM_API_KEY: 'g', OPENMIC_STT: 'openai', OPENAI_API_KEY: 'sk' })
+    ).toMatchObject({ stt: 'openai', tts: 'gradium' })
+    expect(loadConfig({ GRADIUM_API_KEY: 'g', GRADIUM_VOICE_ID: 'v1' }).gradium.voiceId).toBe('v1')
+    expect(() => loadConfig({ OPENMIC_STT: 'gradium' })).toThrow(
+      new DemoConfigError('OPENMIC_STT=gradium needs GRADIUM_API_KEY.')
+    )
+    expect(() => loadConfig({ GRADIUM_API_KEY: 'g', GRADIUM_REGION: 'asia' })).toThrow(
+      /Invalid demo configuration:[\s\S]*gradium/
+    )
+  })
+
   it('says what is missing when a provider is chosen without its key', () => {
     expect(() => loadConfig({ OPENMIC_AGENT: 'openai' })).toThrow(
       new DemoConfigError(

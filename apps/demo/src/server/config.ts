@@ -15,19 +15,29 @@ const DemoConfigSchema = z.object({
   /** `auto`: OpenAI when OPENAI_API_KEY is set, else Mistral when MISTRAL_API_KEY is set, else local. */
   agent: z.enum(['auto', 'openai', 'mistral', 'local']).default('auto'),
   /**
-   * `auto`: OpenAI speech when OPENAI_API_KEY is set, else Mistral's when MISTRAL_API_KEY is set,
-   * else local (pocketsphinx / flite). `mock`: core's mocks.
+   * `auto`: Gradium speech when GRADIUM_API_KEY is set (a speech-only key says what it is for),
+   * else OpenAI's when OPENAI_API_KEY is set, else Mistral's when MISTRAL_API_KEY is set, else
+   * local (pocketsphinx / flite). `mock`: core's mocks.
    */
-  stt: z.enum(['auto', 'openai', 'mistral', 'local', 'mock']).default('auto'),
-  tts: z.enum(['auto', 'openai', 'mistral', 'local', 'mock']).default('auto'),
+  stt: z.enum(['auto', 'openai', 'mistral', 'gradium', 'local', 'mock']).default('auto'),
+  tts: z.enum(['auto', 'openai', 'mistral', 'gradium', 'local', 'mock']).default('auto'),
   /** Send each turn's latency to the page (`Metrics` messages). */
   metrics: z.coerce.boolean().default(true),
   openai: Provider.default({}),
   mistral: Provider.extend({ serverURL: z.string().url().optional() }).default({}),
+  gradium: z
+    .object({
+      apiKey: z.string().min(1).optional(),
+      region: z.enum(['eu', 'us']).optional(),
+      baseURL: z.string().url().optional(),
+      /** Default: Emma (`YTpq7expH9539ERJ`), a flagship voice of Gradium's library. */
+      voiceId: z.string().min(1).default('YTpq7expH9539ERJ'),
+    })
+    .default({ voiceId: 'YTpq7expH9539ERJ' }),
 })
 
 /** Where speech comes from, once `auto` is resolved. */
-export type SpeechProvider = 'openai' | 'mistral' | 'local' | 'mock'
+export type SpeechProvider = 'openai' | 'mistral' | 'gradium' | 'local' | 'mock'
 
 export type DemoConfig = Omit<z.infer<typeof DemoConfigSchema>, 'agent' | 'stt' | 'tts'> & {
   agent: 'openai' | 'mistral' | 'local'
@@ -44,7 +54,8 @@ export class DemoConfigError extends Error {
  * Reads the configuration: defaults, then the JSON file named by `OPENMIC_CONFIG` (if any), then
  * environment variables (`OPENMIC_HOST`, `PORT`, `OPENMIC_TOKEN`, `OPENMIC_AGENT`, `OPENMIC_STT`,
  * `OPENMIC_TTS`, `OPENAI_API_KEY`, `OPENAI_MODEL`, `OPENAI_BASE_URL`, `MISTRAL_API_KEY`,
- * `MISTRAL_MODEL`, `MISTRAL_SERVER_URL`).
+ * `MISTRAL_MODEL`, `MISTRAL_SERVER_URL`, `GRADIUM_API_KEY`, `GRADIUM_REGION`, `GRADIUM_BASE_URL`,
+ * `GRADIUM_VOICE_ID`).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
   const file = env.OPENMIC_CONFIG ? readConfigFile(env.OPENMIC_CONFIG) : {}
@@ -65,12 +76,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
       model: env.MISTRAL_MODEL,
       serverURL: env.MISTRAL_SERVER_URL,
     }),
+    gradium: prune({
+      apiKey: env.GRADIUM_API_KEY,
+      region: env.GRADIUM_REGION,
+      baseURL: env.GRADIUM_BASE_URL,
+      voiceId: env.GRADIUM_VOICE_ID,
+    }),
   })
   const merged = {
     ...file,
     ...fromEnv,
     openai: { ...(file.openai as object), ...(fromEnv.openai as object) },
     mistral: { ...(file.mistral as object), ...(fromEnv.mistral as object) },
+    gradium: { ...(file.gradium as object), ...(fromEnv.gradium as object) },
   }
   const parsed = DemoConfigSchema.safeParse(merged)
   if (!parsed.success)
@@ -93,6 +111,7 @@ function resolveSpeech(
   config: z.infer<typeof DemoConfigSchema>
 ): SpeechProvider {
   if (choice === 'auto') {
+    if (config.gradium.apiKey) return 'gradium'
     if (config.openai.apiKey) return 'openai'
     if (config.mistral.apiKey) return 'mistral'
     return 'local'
@@ -102,6 +121,9 @@ function resolveSpeech(
   }
   if (choice === 'mistral' && !config.mistral.apiKey) {
     throw new DemoConfigError(`OPENMIC_${kind}=mistral needs MISTRAL_API_KEY.`)
+  }
+  if (choice === 'gradium' && !config.gradium.apiKey) {
+    throw new DemoConfigError(`OPENMIC_${kind}=gradium needs GRADIUM_API_KEY.`)
   }
   return choice
 }

@@ -1,6 +1,12 @@
+import { GradiumSTT, GradiumTTS } from '@openmic/gradium'
 import { MistralSTT, MistralTTS } from '@openmic/mistral'
 import { OpenaiSTT, OpenaiTTS } from '@openmic/openai'
-import { createFakeMistralRealtime, createFakeOpenaiRealtime } from '@openmic/testing'
+import {
+  createFakeGradiumSTT,
+  createFakeGradiumTTS,
+  createFakeMistralRealtime,
+  createFakeOpenaiRealtime,
+} from '@openmic/testing'
 import { describe, expect, it } from 'vitest'
 import { loadConfig } from './config.js'
 import { createSTT, createTTS } from './providers.js'
@@ -45,6 +51,29 @@ describe('speech by configuration', () => {
       stt.destroy()
       tts.destroy()
       await realtime.close()
+    }
+  })
+
+  it('with GRADIUM_API_KEY: GradiumSTT and GradiumTTS (their sockets opened with the key)', async () => {
+    const asr = await createFakeGradiumSTT()
+    const speech = await createFakeGradiumTTS()
+    const stt = await createSTT(
+      loadConfig({ GRADIUM_API_KEY: 'g-demo', GRADIUM_BASE_URL: asr.baseURL })
+    )
+    const tts = await createTTS(
+      loadConfig({ GRADIUM_API_KEY: 'g-demo', GRADIUM_BASE_URL: speech.baseURL })
+    )
+    try {
+      expect(stt).toBeInstanceOf(GradiumSTT)
+      expect(tts).toBeInstanceOf(GradiumTTS)
+      await until(() => asr.sessions.length > 0 && speech.sessions.length > 0)
+      expect(asr.sessions[0]!.headers['x-api-key']).toBe('g-demo')
+      expect(speech.sessions[0]!.headers['x-api-key']).toBe('g-demo')
+    } finally {
+      stt.destroy()
+      tts.destroy()
+      await asr.close()
+      await speech.close()
     }
   })
 })

@@ -34,6 +34,11 @@ export async function createSTT(config: DemoConfig): Promise<STT> {
       const { MistralSTT } = await import('@openmic/mistral')
       return new MistralSTT({ apiKey: config.mistral.apiKey, serverURL: config.mistral.serverURL })
     }
+    case 'gradium': {
+      const { GradiumSTT } = await import('@openmic/gradium')
+      const { apiKey, region, baseURL } = config.gradium
+      return new GradiumSTT({ apiKey, region, baseURL })
+    }
     case 'local': {
       const { LocalSTT } = await import('@openmic/local')
       return new LocalSTT()
@@ -53,6 +58,10 @@ export async function createTTS(config: DemoConfig): Promise<TTS> {
     case 'mistral': {
       const { MistralTTS } = await import('@openmic/mistral')
       return new MistralTTS({ apiKey: config.mistral.apiKey, serverURL: config.mistral.serverURL })
+    }
+    case 'gradium': {
+      const { GradiumTTS } = await import('@openmic/gradium')
+      return new GradiumTTS(config.gradium)
     }
     case 'local': {
       const { LocalTTS } = await import('@openmic/local')

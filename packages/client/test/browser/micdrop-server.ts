@@ -39,6 +39,8 @@ export interface TestCallOptions {
   moreAnswers?: string[]
   /** Length of the TTS tone per character of text, in ms. */
   msPerChar: number
+  /** The agent says `answer` as a goodbye and ends the call (its `end_call` tool). */
+  endCall?: boolean
 }
 
 /**
@@ -80,7 +82,10 @@ export async function startTestServer(options: TestCallOptions) {
       connection.server = new MicdropServer(socket, {
         agent: new MockAgent({
           systemPrompt: 'You are a test.',
-          answers: [options.answer, ...(options.moreAnswers ?? [])],
+          autoEndCall: options.endCall,
+          answers: options.endCall
+            ? [{ text: options.answer, toolCalls: [{ name: 'end_call' }] }, '']
+            : [options.answer, ...(options.moreAnswers ?? [])],
         }),
         stt: new MockSTT({
           utterances: [options.transcript, ...(options.moreTranscripts ?? [])],

@@ -8,7 +8,16 @@ import { HeardAnswers } from './heard-answers.js'
 import { HeldAnswer } from './held-answer.js'
 import type { AnswerPlayback } from './played-audio.js'
 import type { CallControllerOptions } from './types.js'
+import { TurnTranscript } from './turn-transcript.js'
 import { Utterance } from './Utterance.js'
+
+/** What the agent did within `agent.answer()` (a synchronous agent), before the run existed. */
+interface Opening {
+  messageSaved: boolean
+  skipped: boolean
+  /** The answer's playback, made before the agent could save its message (held on it). */
+  playback: AnswerPlayback
+}
 
 /** What an answer run speaks: an agent's answer (tied to a user turn or not), or a given text. */
 type RunKind = 'answer' | 'speech'
@@ -36,14 +45,15 @@ export class CallController {
   private speaking = false
   private muted = false
   private utterance?: Utterance
-  /** A user turn ended (`StopSpeaking`) and waits for its transcript. */
-  private awaitingTranscript = false
+  /** The pieces of the user turn's transcript, joined into one message once it is complete. */
+  private readonly transcript: TurnTranscript
   /** A user message was added and has not been answered yet. */
   private unanswered = false
   private current?: CurrentRun
   private turn?: TurnClock
-  private transcriptTimer?: NodeJS.Timeout
   private endCallPending = false
+  /** Set while `agent.answer()` runs: a synchronous agent acts before its run exists. */
+  private opening?: Opening
   private destroyed = false
   /** Takes the call's listeners off its agent, STT and TTS. */
   private readonly listeners: Array<() => void> = []
@@ -53,6 +63,14 @@ export class CallController {
 
   constructor(private readonly options: CallControllerOptions) {
     this.heard = new HeardAnswers(options.agent, options.output, () => this.flushEndCall())
+    const { stt } = options
+    this.transcript = new TurnTranscript({
+      signalsEnd: () => stt.signalsTranscriptEnd,
+      graceMs: options.transcriptGraceMs,
+      timeoutMs: options.transcriptTimeoutMs,
+      onComplete: () => this.onTranscriptComplete(),
+      log: options.output.log,
+    })
     this.listen()
   }
 
@@ -64,7 +82,7 @@ export class CallController {
       this.cancelRun()
       this.heard.cut()
     }
-    this.stopWaitingForTranscript()
+    this.transcript.userStarted()
     this.turn = undefined
     this.speaking = true
     this.muted = false
@@ -77,32 +95,35 @@ export class CallController {
       this.droppedAudioFrames++
       return false
     }
+    const first = this.utterance.bytes === 0
+    // Counted before the STT sees the audio: it may emit the whole transcript from within write().
+    if (first) this.transcript.transcriptionStarted()
     this.utterance.write(audio)
+    if (first && this.utterance.failed) this.transcript.end() // transcribe() threw: nothing comes
     return true
   }
 
   stopSpeaking(): void {
     this.speaking = false
+    // The client waits for this turn's answer or SkipAnswer, even after a Mute.
+    this.muted = false
     const utterance = this.closeUtterance()
     this.held?.startTimer()
     this.turn = { stopAt: performance.now() }
-    if (utterance && utterance.bytes > 0 && !utterance.failed && !utterance.heard) {
-      // Its transcript is still to come: answer after it (with any unanswered message).
-      this.awaitTranscript()
-    } else {
-      this.endUserTurn()
-    }
+    // Answered once its transcript is complete (with any unanswered message).
+    this.transcript.userStopped(transcribing(utterance))
   }
 
   mute(): void {
     this.speaking = false
     this.muted = true
-    this.closeUtterance()
-    this.stopWaitingForTranscript()
+    const utterance = this.closeUtterance()
     this.turn = undefined
     this.held?.interrupt()
     this.cancelRun()
     this.heard.cut()
+    // Its transcript is still added to the conversation, unanswered until the user speaks again.
+    this.transcript.userStopped(transcribing(utterance))
   }
 
   /** The client played the call's assistant audio up to `positionMs` (`Played`). */
@@ -136,19 +157,25 @@ export class CallController {
     this.cancelRun()
     const forUser = this.unanswered
     this.unanswered = false
-    this.stopWaitingForTranscript()
     const turn = this.turn
     this.turn = undefined
     let stream: Readable
     const requestedAt = performance.now()
+    // A synchronous agent may save its answer, skip it or end the call within answer() itself.
+    const playback = this.heard.begin(true)
+    const opening: Opening = (this.opening = { messageSaved: false, skipped: false, playback })
     try {
       stream = this.options.agent.answer()
     } catch (error) {
       this.options.output.log('Agent answer() threw:', error)
-      this.options.output.send('SkipAnswer')
+      this.opening = undefined
+      this.heard.ended(playback, 'failed')
+      if (!opening.skipped) this.options.output.send('SkipAnswer')
+      this.flushEndCall()
       return undefined
     }
-    return this.startRun(stream, 'answer', forUser, turn, requestedAt)
+    this.opening = undefined
+    return this.startRun(stream, 'answer', forUser, turn, requestedAt, opening)
   }
 
   /** Cancels the current answer; `SkipAnswer` tells the client no answer is coming. */
@@ -163,7 +190,7 @@ export class CallController {
   destroy(): void {
     if (this.destroyed) return
     this.destroyed = true
-    this.stopWaitingForTranscript()
+    this.transcript.destroy()
     this.closeUtterance()
     this.held?.destroy()
     this.cancelRun(false)
@@ -176,47 +203,48 @@ export class CallController {
 
   private onTranscript(text: string) {
     if (this.destroyed) return
-    if (text.trim() === '') {
-      if (this.awaitingTranscript) this.endUserTurn()
-      return
-    }
-    // Words while the held answer is still being produced: a real interruption (the TTS is needed)
-    if (this.held?.run && this.current?.run === this.held.run) this.held.interrupt()
-    if (this.turn) this.turn.transcriptAt = performance.now()
-    if (this.utterance) this.utterance.heard = true
-    this.unanswered = true
-    try {
-      this.options.agent.addUserMessage(text)
-    } catch (error) {
-      this.options.output.log('Adding the user message threw:', error)
-    }
-    if (this.speaking || this.muted) return
-    this.startAnswer()
+    if (text.trim() !== '' && this.turn) this.turn.transcriptAt = performance.now()
+    this.transcript.piece(text)
+  }
+
+  private onTranscriptEnd() {
+    if (this.destroyed) return
+    this.transcript.end()
   }
 
   private onSttFailed(error: unknown) {
     this.options.output.log('STT failed:', error)
     if (this.utterance) this.utterance.failed = true
-    if (this.awaitingTranscript) this.endUserTurn()
+    this.transcript.failed()
   }
 
-  private awaitTranscript() {
-    this.awaitingTranscript = true
-    this.transcriptTimer = setTimeout(() => {
-      this.options.output.log('No transcript came in time')
-      this.endUserTurn()
-    }, this.options.transcriptTimeoutMs)
-  }
-
-  private stopWaitingForTranscript() {
-    this.awaitingTranscript = false
-    clearTimeout(this.transcriptTimer)
-    this.transcriptTimer = undefined
+  /**
+   * The user turn's transcript is complete: its pieces become one user message, answered now unless
+   * the user is speaking again or muted. A late piece restarts an answer nothing of which was sent
+   * yet; once it has been heard (or saved), the piece waits for its end: the user never hears part
+   * of an answer that is then thrown away.
+   */
+  private onTranscriptComplete() {
+    // Words while the held answer is still being produced: a real interruption (the TTS is needed)
+    if (this.transcript.pending && this.held?.run && this.current?.run === this.held.run) {
+      this.held.interrupt()
+    }
+    if (this.transcript.pending && this.current && isHeard(this.current.run)) return
+    const text = this.transcript.take()
+    if (text !== '') {
+      this.unanswered = true
+      try {
+        this.options.agent.addUserMessage(text)
+      } catch (error) {
+        this.options.output.log('Adding the user message threw:', error)
+      }
+    }
+    if (this.speaking || this.muted) return
+    this.endUserTurn()
   }
 
   /** Ends a user turn that has no new transcript: answer what is unanswered, else skip. */
   private endUserTurn() {
-    this.stopWaitingForTranscript()
     if (this.unanswered) {
       this.startAnswer()
     } else {
@@ -241,9 +269,10 @@ export class CallController {
     kind: RunKind,
     forUser: boolean,
     turn?: TurnClock,
-    requestedAt?: number
+    requestedAt?: number,
+    opening?: Opening
   ): CurrentRun {
-    const playback = this.heard.begin(kind === 'answer')
+    const playback = opening?.playback ?? this.heard.begin(kind === 'answer')
     text.on('data', (chunk: Buffer | string) => (playback.text += chunk.toString()))
     const run = new AnswerRun({
       text,
@@ -260,6 +289,10 @@ export class CallController {
       onDone: this.onRunDone,
     })
     const current: CurrentRun = { run, kind, forUser, turn, playback }
+    if (opening) {
+      run.messageSaved = opening.messageSaved
+      run.skipped = opening.skipped
+    }
     this.current = current
     run.start()
     return current
@@ -294,6 +327,10 @@ export class CallController {
     output.answerEnd(outcome)
     current.resolve?.()
     this.flushEndCall()
+    // A transcript that completed while this answer was heard.
+    if (this.transcript.pending && !this.transcript.waiting && !this.speaking) {
+      this.onTranscriptComplete()
+    }
   }
 
   /** Stops the current run: TTS and agent cancelled, nothing of it sent any more. */
@@ -349,7 +386,7 @@ export class CallController {
   }
 
   private flushEndCall() {
-    if (!this.endCallPending || this.current || this.heard.holding) return
+    if (!this.endCallPending || this.current || this.opening || this.heard.holding) return
     this.endCallPending = false
     this.options.output.send('EndCall')
   }
@@ -371,6 +408,7 @@ export class CallController {
     this.on(agent, 'ToolCall', this.onAgentToolCall)
     this.on(agent, 'Failed', this.onAgentFailed)
     this.on(stt, 'Transcript', this.onTranscript)
+    this.on(stt, 'TranscriptEnd', this.onTranscriptEnd)
     this.on(stt, 'Failed', this.onSttFailed)
     this.on(tts, 'Audio', this.onTtsAudio)
     this.on(tts, 'Words', this.onTtsWords)
@@ -399,16 +437,21 @@ export class CallController {
   }
 
   private onAgentMessage(message: MicdropConversationMessage) {
-    if (message.role === 'assistant' && this.current?.kind === 'answer') {
-      this.current.run.messageSaved = true
-      if (this.heard.hold(this.current.playback, message)) return
+    if (message.role === 'assistant') {
+      const { opening, current } = this
+      if (opening) opening.messageSaved = true
+      else if (current?.kind === 'answer') current.run.messageSaved = true
+      // Held until the answer's audio has played, or cut to what was heard
+      const playback = opening ? opening.playback : current?.playback
+      if ((opening || current?.kind === 'answer') && this.heard.hold(playback, message)) return
     }
     if (this.held?.queue(message)) return
     this.options.output.send('Message', message)
   }
 
   private onAgentToolMessage(item: MicdropConversationItem) {
-    if (this.heard.holdAfter(this.current?.playback, item)) return
+    const playback = this.opening?.playback ?? this.current?.playback
+    if (this.heard.holdAfter(playback, item)) return
     if (this.held?.queue(item)) return
     this.options.output.send('Message', item)
   }
@@ -419,7 +462,8 @@ export class CallController {
   }
 
   private onAgentSkipAnswer() {
-    if (this.current) this.current.run.skipped = true
+    if (this.opening) this.opening.skipped = true
+    else if (this.current) this.current.run.skipped = true
     this.options.output.send('SkipAnswer')
   }
 
@@ -452,6 +496,16 @@ export class CallController {
     this.options.output.log('TTS failed:', error)
     this.current?.run.ttsFailed(error)
   }
+}
+
+/** Some of the run reached the client: its audio, or its assistant message. */
+function isHeard(run: AnswerRun): boolean {
+  return run.firstAudioAt !== undefined || run.messageSaved
+}
+
+/** The utterance's audio went to the STT: its transcript may still come. */
+function transcribing(utterance: Utterance | undefined): boolean {
+  return utterance !== undefined && utterance.bytes > 0 && !utterance.failed
 }
 
 function tryCall(action: () => void, output: { log(...message: unknown[]): void }) {

@@ -27,4 +27,6 @@ export interface CallControllerOptions {
   resumeAfterNoise: boolean
   /** After the paused-over utterance ended, how long to wait for noise before interrupting (ms). */
   resumeTimeoutMs: number
+  /** With an STT that does not signal `TranscriptEnd`: the wait after its last piece (ms). */
+  transcriptGraceMs: number
 }
