@@ -7,7 +7,7 @@ import type { MicdropDevice } from './types.js'
 export interface SpeakerEvents {
   /** Assistant audio started playing. */
   StartPlaying: []
-  /** Everything received was played, or playback was stopped. */
+  /** Everything received was played, or playback was stopped (a pause is not a stop). */
   StopPlaying: []
 }
 
@@ -26,6 +26,10 @@ export class Speaker extends EventEmitter<SpeakerEvents> {
   private sources = new Set<AudioBufferSourceNode>()
   private samples?: Float32Array<ArrayBuffer>
   private paused = false
+  /** The last chunk ended while pausing (the context suspends asynchronously): tell it on resume. */
+  private endedWhilePaused = false
+  /** Audio queued while paused, after silence: its start is told on resume. */
+  private startedWhilePaused = false
 
   /** @param prebufferMs - Delay before the first chunk after silence plays (absorbs jitter). */
   constructor(prebufferMs = 60) {
@@ -67,12 +71,16 @@ export class Speaker extends EventEmitter<SpeakerEvents> {
     source.onended = () => {
       source.disconnect()
       this.sources.delete(source)
-      if (this.sources.size === 0 && !this.paused) this.emit('StopPlaying')
+      if (this.sources.size > 0) return
+      if (this.paused) this.endedWhilePaused = true
+      else this.emit('StopPlaying')
     }
     const wasPlaying = this.sources.size > 0
     this.sources.add(source)
     source.start(this.scheduler.schedule(context.currentTime, buffer.duration))
-    if (!wasPlaying && !this.paused) this.emit('StartPlaying')
+    if (wasPlaying) return
+    if (this.paused) this.startedWhilePaused = true
+    else this.emit('StartPlaying')
   }
 
   /**
@@ -82,9 +90,9 @@ export class Speaker extends EventEmitter<SpeakerEvents> {
   pauseAudio(): void {
     if (this.paused) return
     this.paused = true
-    // Suspending the context stops its clock: every scheduled chunk waits, in place
+    // Suspending the context stops its clock: every scheduled chunk waits, in place. Not a stop:
+    // no `StopPlaying`, the audio is still to be played (or dropped with stopAudio())
     void this.audioContext?.suspend()
-    if (this.sources.size > 0) this.emit('StopPlaying')
   }
 
   /** Plays on from where {@link Speaker.pauseAudio} paused. */
@@ -92,16 +100,21 @@ export class Speaker extends EventEmitter<SpeakerEvents> {
     if (!this.paused) return
     this.paused = false
     void this.audioContext?.resume()
-    if (this.sources.size > 0) this.emit('StartPlaying')
+    if (this.endedWhilePaused && this.sources.size === 0) this.emit('StopPlaying')
+    if (this.startedWhilePaused && this.sources.size > 0) this.emit('StartPlaying')
+    this.endedWhilePaused = false
+    this.startedWhilePaused = false
   }
 
   /** Stops all audio now and drops what is queued (barge-in, pause, hang-up). */
   stopAudio(): void {
-    const wasPaused = this.paused
-    if (wasPaused) {
+    if (this.paused) {
       this.paused = false
       void this.audioContext?.resume()
+      if (this.endedWhilePaused && this.sources.size === 0) this.emit('StopPlaying')
     }
+    this.endedWhilePaused = false
+    this.startedWhilePaused = false
     if (this.sources.size === 0) return
     for (const source of this.sources) {
       source.onended = null
@@ -114,7 +127,7 @@ export class Speaker extends EventEmitter<SpeakerEvents> {
     }
     this.sources.clear()
     this.scheduler.reset()
-    if (!wasPaused) this.emit('StopPlaying')
+    this.emit('StopPlaying')
   }
 
   /**
