@@ -50,11 +50,21 @@ export class FakeSpeaker extends EventEmitter<SpeakerEvents> implements MicdropS
       this.emit('StartPlaying')
     }
   }
+  isPaused = false
+  /** Set by a test: audio queued and not played yet. */
+  queuedMs = 0
   stopAudio() {
     this.stops++
+    this.isPaused = false
     if (!this.isPlaying) return
     this.isPlaying = false
     this.emit('StopPlaying')
+  }
+  pauseAudio() {
+    this.isPaused = true
+  }
+  resumeAudio() {
+    this.isPaused = false
   }
   /** Playback of everything queued ended. */
   finish() {

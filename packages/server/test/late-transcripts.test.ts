@@ -72,7 +72,9 @@ describe('a piece later than the grace (an STT that cannot signal)', () => {
     })
     const answer = 'You said: "for two."'
     client.utterance()
+    // Its message goes once its audio has played
     await client.waitFor((c) => c.audioBytes() >= bytesOf(answer))
+    await client.waitFor((c) => c.count('Message:assistant') === 1)
     await client.settle(150)
     expect(tts.calls).toBe(2)
     expect(new Set(audioTags(client))).toEqual(new Set([2]))

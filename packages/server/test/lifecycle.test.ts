@@ -65,7 +65,11 @@ describe('end of call', () => {
     await new Promise((resolve) => setTimeout(resolve, 100))
     expect(timers()).toBeLessThanOrEqual(Math.min(before, during - 2))
     expect(send).not.toHaveBeenCalled()
-    expect(server.agent.conversation.map((item) => item.role)).toEqual(['system', 'user'])
+    // The barge-in kept at most what was heard of the answer, flagged as interrupted.
+    const [system, user, ...rest] = server.agent.conversation
+    expect([system?.role, user?.role]).toEqual(['system', 'user'])
+    for (const item of rest) expect(item).toMatchObject({ metadata: { interrupted: true } })
+    expect(rest.length).toBeLessThanOrEqual(1)
   })
 
   it('closes with 1000 on close() and with 1009 for a frame over the limit', async () => {

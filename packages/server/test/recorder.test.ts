@@ -52,7 +52,7 @@ it('pairs each user and assistant message with its audio, then completes at the 
   expect(recording.duration).toBeGreaterThan(0)
 })
 
-it('keeps only the audio that was sent when an answer is interrupted', async () => {
+it('keeps the text and the audio that were heard when an answer is interrupted', async () => {
   let complete: (recording: MicdropRecording) => void
   const completed = new Promise<MicdropRecording>((resolve) => (complete = resolve))
   const server = await startServer((socket) => {
@@ -66,21 +66,24 @@ it('keeps only the audio that was sent when an answer is interrupted', async () 
   cleanup.stop = server.close
   const client = await TestClient.connect(server.url)
   client.utterance()
-  await client.waitFor((c) => c.count('Message:assistant') === 1 && c.count('audio') >= 2)
+  await client.waitFor((c) => c.count('audio') >= 8)
   client.utterance()
   await client.waitFor((c) => c.count('Message:assistant') === 2)
   await client.settle()
-  const firstAnswerFrames = client.received.findIndex(
-    (r, i) => i > 0 && r.kind === 'text' && r.text.includes('User message 2')
-  )
   const sentBeforeBargeIn = client.received
-    .slice(0, firstAnswerFrames)
+    .slice(0, client.log.indexOf('Message:assistant'))
     .reduce((sum, r) => sum + (r.kind === 'audio' ? r.audio.length : 0), 0)
   client.close()
   const recording = await completed
   const cut = recording.messages[1]!
-  expect(cut.content).toBe('A rather long answer that will be cut.')
-  expect(cut.audio.length).toBe(sentBeforeBargeIn)
-  expect(cut.audio.length).toBeLessThan(38 * 10 * 32)
+  expect(cut.item.metadata).toMatchObject({
+    interrupted: true,
+    fullContent: 'A rather long answer that will be cut.',
+  })
+  expect('A rather long answer that will be cut.'.startsWith(cut.content)).toBe(true)
+  expect(cut.content.length).toBeLessThan(38)
+  expect(cut.audio.length).toBe(cut.item.metadata!.heardMs * 32)
+  expect(cut.audio.length).toBeLessThanOrEqual(sentBeforeBargeIn)
   expect(recording.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant'])
+  expect(recording.messages[3]!.audio.length).toBe(3 * 10 * 32)
 })

@@ -33,7 +33,8 @@ describe.each(['sync', 'async'] as const)('a %s custom agent', (kind) => {
     const { client, server } = await turn(
       kind,
       [{ say: 'Sure, here it is.' }, 'save'],
-      (c) => c.audioBytes() >= bytesOf('Sure, here it is.')
+      // The message goes once its audio has played
+      (c) => c.audioBytes() >= bytesOf('Sure, here it is.') && c.count('Message:assistant') === 1
     )
     expect(client.count('SkipAnswer')).toBe(1)
     expect(client.count('Message:assistant')).toBe(1)

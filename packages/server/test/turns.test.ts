@@ -330,7 +330,6 @@ describe('tools and end of call', () => {
       'Message:assistant',
       'Message:tool_call',
       'Message:tool_result',
-      'audio',
       'EndCall',
     ])
   })

@@ -7,7 +7,7 @@ import type { MicdropDevice } from './types.js'
 export interface SpeakerEvents {
   /** Assistant audio started playing. */
   StartPlaying: []
-  /** Everything received was played, or playback was stopped. */
+  /** Everything received was played, or playback was stopped (a pause is not a stop). */
   StopPlaying: []
 }
 
@@ -25,6 +25,11 @@ export class Speaker extends EventEmitter<SpeakerEvents> {
   private readonly scheduler: PlaybackScheduler
   private sources = new Set<AudioBufferSourceNode>()
   private samples?: Float32Array<ArrayBuffer>
+  private paused = false
+  /** The last chunk ended while pausing (the context suspends asynchronously): tell it on resume. */
+  private endedWhilePaused = false
+  /** Audio queued while paused, after silence: its start is told on resume. */
+  private startedWhilePaused = false
 
   /** @param prebufferMs - Delay before the first chunk after silence plays (absorbs jitter). */
   constructor(prebufferMs = 60) {
@@ -32,8 +37,20 @@ export class Speaker extends EventEmitter<SpeakerEvents> {
     this.scheduler = new PlaybackScheduler(prebufferMs)
   }
 
+  /** Audio is playing: queued, and not paused. */
   get isPlaying(): boolean {
-    return this.sources.size > 0
+    return this.sources.size > 0 && !this.paused
+  }
+
+  /** Playback is paused with audio queued ({@link Speaker.pauseAudio}). */
+  get isPaused(): boolean {
+    return this.paused
+  }
+
+  /** Audio queued and not played yet, in ms (all of it while paused). */
+  get queuedMs(): number {
+    if (this.sources.size === 0 || !this.audioContext) return 0
+    return Math.max(0, (this.scheduler.endTime - this.audioContext.currentTime) * 1000)
   }
 
   /** Creates the audio context (call it from a user gesture so that autoplay is allowed). */
@@ -54,16 +71,50 @@ export class Speaker extends EventEmitter<SpeakerEvents> {
     source.onended = () => {
       source.disconnect()
       this.sources.delete(source)
-      if (this.sources.size === 0) this.emit('StopPlaying')
+      if (this.sources.size > 0) return
+      if (this.paused) this.endedWhilePaused = true
+      else this.emit('StopPlaying')
     }
-    const wasPlaying = this.isPlaying
+    const wasPlaying = this.sources.size > 0
     this.sources.add(source)
     source.start(this.scheduler.schedule(context.currentTime, buffer.duration))
-    if (!wasPlaying) this.emit('StartPlaying')
+    if (wasPlaying) return
+    if (this.paused) this.startedWhilePaused = true
+    else this.emit('StartPlaying')
+  }
+
+  /**
+   * Pauses playback where it is, keeping what is queued; audio received meanwhile queues behind
+   * it. {@link Speaker.resumeAudio} plays on; {@link Speaker.stopAudio} drops it all.
+   */
+  pauseAudio(): void {
+    if (this.paused) return
+    this.paused = true
+    // Suspending the context stops its clock: every scheduled chunk waits, in place. Not a stop:
+    // no `StopPlaying`, the audio is still to be played (or dropped with stopAudio())
+    void this.audioContext?.suspend()
+  }
+
+  /** Plays on from where {@link Speaker.pauseAudio} paused. */
+  resumeAudio(): void {
+    if (!this.paused) return
+    this.paused = false
+    void this.audioContext?.resume()
+    if (this.endedWhilePaused && this.sources.size === 0) this.emit('StopPlaying')
+    if (this.startedWhilePaused && this.sources.size > 0) this.emit('StartPlaying')
+    this.endedWhilePaused = false
+    this.startedWhilePaused = false
   }
 
   /** Stops all audio now and drops what is queued (barge-in, pause, hang-up). */
   stopAudio(): void {
+    if (this.paused) {
+      this.paused = false
+      void this.audioContext?.resume()
+      if (this.endedWhilePaused && this.sources.size === 0) this.emit('StopPlaying')
+    }
+    this.endedWhilePaused = false
+    this.startedWhilePaused = false
     if (this.sources.size === 0) return
     for (const source of this.sources) {
       source.onended = null
@@ -85,7 +136,8 @@ export class Speaker extends EventEmitter<SpeakerEvents> {
    * stopped.
    */
   getVolume(): number {
-    if (!this.analyser) return SILENCE_DB
+    // A suspended graph keeps its last samples: paused, nothing comes out
+    if (!this.analyser || this.paused) return SILENCE_DB
     const samples = (this.samples ??= new Float32Array(this.analyser.fftSize))
     this.analyser.getFloatTimeDomainData(samples)
     let sum = 0

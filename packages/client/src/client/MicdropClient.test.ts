@@ -131,16 +131,109 @@ describe('MicdropClient', () => {
   })
 
   it('barges in: confirmed speech stops playback at once and drops the rest of the answer', async () => {
-    const { client, mic, speaker, connect } = setup()
+    const { client, mic, speaker, connect } = setup({ resumeAfterNoise: false })
     const ws = await connect()
     ws.receive(new Int16Array(1600).buffer)
     expect(speaker.isPlaying).toBe(true)
+    speaker.queuedMs = 60
     mic.frames(5, -20)
     expect(speaker.isPlaying).toBe(false)
-    expect(ws.texts).toContain('StartSpeaking')
+    // What was heard goes first: 100 ms received, 60 ms of it not played yet
+    expect(ws.texts.slice(-2)).toEqual(['Played {"ms":40,"paused":false}', 'StartSpeaking'])
     ws.receive(new Int16Array(1600).buffer)
     expect(speaker.played).toHaveLength(1)
     expect(client.state.isUserSpeaking).toBe(true)
+  })
+
+  it('counts the assistant audio of each connection for Played, and sends none before any', async () => {
+    const { mic, speaker, sockets, connect } = setup({ resumeAfterNoise: false })
+    const ws = await connect()
+    speak(mic)
+    expect(ws.texts.some((text) => text.startsWith('Played'))).toBe(false)
+    ws.receive(new Int16Array(1600).buffer) // 100 ms
+    ws.receive(new Int16Array(3200).buffer) // 200 ms
+    speaker.queuedMs = 250
+    speak(mic)
+    expect(ws.texts).toContain('Played {"ms":50,"paused":false}')
+    ws.serverClose(1006)
+    await vi.waitFor(() => expect(sockets).toHaveLength(2), { timeout: 3000 })
+    sockets[1]!.open()
+    sockets[1]!.receive(new Int16Array(800).buffer) // 50 ms, on the new connection
+    speaker.queuedMs = 0
+    speak(mic)
+    expect(sockets[1]!.texts).toContain('Played {"ms":50,"paused":false}')
+  })
+
+  it('pause() tells the server what was heard before Mute, and drops a paused answer', async () => {
+    const { client, mic, speaker, connect } = setup()
+    const ws = await connect()
+    ws.receive(new Int16Array(3200).buffer) // 200 ms
+    speaker.queuedMs = 120
+    mic.frames(5, -20) // the answer pauses over the user's voice
+    expect(speaker.isPaused).toBe(true)
+    client.pause()
+    expect(ws.texts.slice(-2)).toEqual(['Played {"ms":80,"paused":false}', 'Mute'])
+    expect(speaker).toMatchObject({ isPaused: false, stops: 1 })
+    ws.receive('Resume') // too late: nothing to resume
+    expect(speaker.isPaused).toBe(false)
+  })
+
+  describe('false interruptions (resumeAfterNoise, the default)', () => {
+    it('pauses the answer at StartSpeaking, queues what comes, and plays on at Resume', async () => {
+      const { client, mic, speaker, connect } = setup()
+      const ws = await connect()
+      ws.receive(new Int16Array(1600).buffer)
+      speaker.queuedMs = 70
+      mic.frames(5, -20)
+      expect(ws.texts.slice(-2)).toEqual(['Played {"ms":30,"paused":true}', 'StartSpeaking'])
+      expect(speaker).toMatchObject({ isPaused: true, stops: 0 })
+      // In flight when the server held the answer: kept behind the pause, not dropped
+      ws.receive(new Int16Array(1600).buffer)
+      expect(speaker.played).toHaveLength(2)
+      mic.frames(31, -90)
+      ws.receive('SkipAnswer')
+      ws.receive('Resume')
+      expect(speaker).toMatchObject({ isPaused: false, stops: 0 })
+      ws.receive(new Int16Array(1600).buffer)
+      expect(speaker.played).toHaveLength(3)
+      expect(client.state.isProcessing).toBe(false)
+    })
+
+    it('drops the paused answer at Interrupt', async () => {
+      const { mic, speaker, connect } = setup()
+      const ws = await connect()
+      ws.receive(new Int16Array(1600).buffer)
+      mic.frames(5, -20)
+      ws.receive('Interrupt')
+      expect(speaker).toMatchObject({ isPaused: false, stops: 1, isPlaying: false })
+    })
+
+    it('with a server that never answers (Micdrop): dropped when its next answer comes', async () => {
+      const { mic, speaker, connect } = setup()
+      const ws = await connect()
+      ws.receive(new Int16Array(1600).buffer)
+      speak(mic)
+      expect(speaker.stops).toBe(0)
+      ws.receive(new Int16Array(800).buffer) // the next answer
+      expect(speaker.stops).toBe(1)
+      expect(speaker.played.at(-1)).toHaveLength(800)
+      expect(speaker.isPlaying).toBe(true)
+    })
+
+    it('with a server that never answers (Micdrop): dropped resumeTimeoutMs after the user stopped', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+      const { mic, speaker, connect } = setup({ resumeTimeoutMs: 1000 })
+      const ws = await connect()
+      ws.receive(new Int16Array(1600).buffer)
+      mic.frames(5, -20)
+      vi.advanceTimersByTime(5000) // still speaking: the answer stays paused
+      expect(speaker).toMatchObject({ isPaused: true, stops: 0 })
+      mic.frames(36, -90)
+      vi.advanceTimersByTime(999)
+      expect(speaker.isPaused).toBe(true)
+      vi.advanceTimersByTime(1)
+      expect(speaker).toMatchObject({ isPaused: false, stops: 1 })
+    })
   })
 
   it('handles CancelLastUserMessage, EndCall and ToolCall, and ignores unknown messages', async () => {
@@ -183,7 +276,9 @@ describe('MicdropClient', () => {
     client.on('EndCall', () => ends++)
     ws.receive(new Int16Array(1600).buffer)
     ws.receive('EndCall')
-    mic.frames(5, -20) // the user speaks over the goodbye: playback stops
+    mic.frames(5, -20) // the user speaks over the goodbye: paused, it may still play on
+    expect(ends).toBe(0)
+    ws.receive('Interrupt') // it was not noise: the goodbye is cut short
     expect(ends).toBe(1)
     mic.frames(31, -90)
 

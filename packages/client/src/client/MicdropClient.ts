@@ -1,5 +1,5 @@
 import { EventEmitter } from 'eventemitter3'
-import { MicdropClientCommands, parseServerMessage } from '@openmic/core/protocol'
+import { MicdropClientCommands, encodePlayed, parseServerMessage } from '@openmic/core/protocol'
 import type { MicdropConversation } from '@openmic/core/protocol'
 import { Mic } from '../audio/Mic.js'
 import type { MicRecorder } from '../audio/MicRecorder.js'
@@ -21,6 +21,10 @@ import type {
 
 /** Time the echo of the assistant lingers after playback, when interruption is disabled (ms). */
 const ECHO_TAIL_MS = 300
+/** How long a paused answer waits for the server's verdict after the user stopped speaking. */
+const DEFAULT_RESUME_TIMEOUT_MS = 5000
+/** PCM16 16 kHz mono: 32 bytes per ms. */
+const BYTES_PER_MS = 32
 
 /**
  * One voice call with a Micdrop-protocol server: microphone → VAD → server, server audio →
@@ -50,6 +54,13 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
   private paused = false
   private muted = false
   private echoTimer?: ReturnType<typeof setTimeout>
+  /** Assistant audio received on this connection (ms), played or not: the server counts the same. */
+  private receivedMs = 0
+  /** The answer is paused over the user's speech, waiting for `Resume` or `Interrupt`. */
+  private answerPaused = false
+  /** The user stopped speaking while the answer is paused: the wait is now bounded. */
+  private pausedAnswerTimer?: ReturnType<typeof setTimeout>
+  private userStoppedOverPause = false
   /** Emits `EndCall` once the goodbye stops playing (set while it plays). */
   private endCallWhenHeard?: () => void
   private pendingStart?: { resolve: () => void; reject: (error: MicdropClientError) => void }
@@ -206,6 +217,7 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
     this.cancelEndCall() // the app hung up itself: no EndCall afterwards
     clearTimeout(this.echoTimer)
     this.echoTimer = undefined
+    this.endPausedAnswer()
     this.starting = false
     this.processing = false
     this.paused = false
@@ -226,6 +238,8 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
     this.paused = true
     this.processing = false
     this.updateListening()
+    this.reportPlayed(false)
+    this.endPausedAnswer()
     this.speaker.stopAudio()
     this.connection?.send(MicdropClientCommands.Mute)
     this.notify()
@@ -300,6 +314,9 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
   }
 
   private onConnected = () => {
+    // A new connection is a new call on the server: its audio is counted from zero
+    this.receivedMs = 0
+    this.endPausedAnswer()
     this.updateListening()
     this.starting = false
     this.error = undefined
@@ -310,6 +327,7 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
   private onReconnecting = () => {
     // Nothing can be sent while offline: the user is not heard until reconnected
     this.updateListening()
+    this.endPausedAnswer()
     this.speaker.stopAudio()
     this.notify()
   }
@@ -321,8 +339,12 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
   }
 
   private onAssistantAudio = (data: ArrayBuffer) => {
-    // Barge-in: audio of the answer being interrupted is dropped
-    if (this.paused || this.isUserSpeaking) return
+    this.receivedMs += data.byteLength / BYTES_PER_MS
+    // A server that answers neither Resume nor Interrupt (Micdrop) speaks its next answer:
+    // what was paused is dropped
+    if (this.answerPaused && this.userStoppedOverPause) this.interruptPausedAnswer()
+    // Barge-in: audio of the answer being interrupted is dropped, or queued behind the pause
+    if (this.paused || (this.isUserSpeaking && !this.answerPaused)) return
     this.speaker.playAudio(arrayBufferToPcm16(data))
     if (this.processing) {
       this.processing = false
@@ -353,6 +375,10 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
         return void this.emit('ToolCall', message.toolCall)
       case 'Metrics':
         return void this.emit('Metrics', message.metrics)
+      case 'Resume':
+        return this.resumePausedAnswer()
+      case 'Interrupt':
+        return this.interruptPausedAnswer()
       case 'Unknown':
         return this.log('Ignored unknown message', message.name)
     }
@@ -360,10 +386,56 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
 
   private onUserStartSpeaking = () => {
     this.log('User started speaking')
+    const pause = this.options.resumeAfterNoise !== false
+    // Before StartSpeaking, so that the server knows what was heard when it handles it
+    this.reportPlayed(pause)
     this.connection?.send(MicdropClientCommands.StartSpeaking)
     this.processing = false
+    if (pause) this.pauseAnswer()
+    else this.speaker.stopAudio()
+    this.notify()
+  }
+
+  /**
+   * Tells the server how far the assistant audio was played (`Played`, an openmic extension a
+   * Micdrop server ignores), and whether the rest is paused. Only once there was assistant audio.
+   */
+  private reportPlayed(paused: boolean) {
+    if (this.receivedMs === 0 || !this.connection?.isOpen) return
+    const ms = Math.max(0, Math.round(this.receivedMs - this.speaker.queuedMs))
+    this.connection.send(encodePlayed({ ms, paused }))
+  }
+
+  /** Pauses the answer over the user's speech, until the server says whether it was noise. */
+  private pauseAnswer() {
+    clearTimeout(this.pausedAnswerTimer)
+    this.pausedAnswerTimer = undefined
+    this.userStoppedOverPause = false
+    this.answerPaused = true
+    this.speaker.pauseAudio()
+  }
+
+  private resumePausedAnswer() {
+    if (!this.answerPaused) return
+    this.log('Noise: the answer plays on')
+    this.endPausedAnswer()
+    this.speaker.resumeAudio()
+    this.notify()
+  }
+
+  private interruptPausedAnswer() {
+    if (!this.answerPaused) return
+    this.log('Interrupted: the paused answer is dropped')
+    this.endPausedAnswer()
     this.speaker.stopAudio()
     this.notify()
+  }
+
+  private endPausedAnswer() {
+    clearTimeout(this.pausedAnswerTimer)
+    this.pausedAnswerTimer = undefined
+    this.answerPaused = false
+    this.userStoppedOverPause = false
   }
 
   private onUserChunk = (chunk: Int16Array) => {
@@ -373,6 +445,15 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
   private onUserStopSpeaking = () => {
     this.log('User stopped speaking')
     this.connection?.send(MicdropClientCommands.StopSpeaking)
+    if (this.answerPaused) {
+      // Bounded: a server that never answers Resume or Interrupt must not leave it paused
+      this.userStoppedOverPause = true
+      clearTimeout(this.pausedAnswerTimer)
+      this.pausedAnswerTimer = setTimeout(
+        () => this.interruptPausedAnswer(),
+        this.options.resumeTimeoutMs ?? DEFAULT_RESUME_TIMEOUT_MS
+      )
+    }
     if (this.connection?.isOpen && !this.paused) this.processing = true
     this.notify()
   }

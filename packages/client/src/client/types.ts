@@ -23,6 +23,17 @@ export interface MicdropOptions {
   vad?: VADConfig
   /** Keeps the user from interrupting the assistant: the VAD is paused while it speaks. */
   disableInterruption?: boolean
+  /**
+   * False interruptions (default true): when the user starts speaking over the assistant, pause
+   * its audio instead of dropping it, and tell the server (`Played` with `paused`). An openmic
+   * server answers `Resume` if the utterance was noise (a cough, a "hmm": playback goes on where it
+   * paused) or `Interrupt` (the rest is dropped). A server that answers neither (Micdrop) gets the
+   * usual barge-in: the paused audio is dropped when its next answer starts, or
+   * `resumeTimeoutMs` after the user stopped speaking.
+   */
+  resumeAfterNoise?: boolean
+  /** How long a paused answer waits for `Resume` after the user stopped speaking (default 5 000 ms). */
+  resumeTimeoutMs?: number
   /** Reconnection after a recoverable close (network loss, server restart). */
   reconnect?: MicdropReconnectOptions
   /** Audio processing asked of the browser for the microphone. */
@@ -89,9 +100,15 @@ export interface MicdropMic extends MicSource {
 export interface MicdropSpeaker extends EventEmitter<SpeakerEvents> {
   readonly isPlaying: boolean
   readonly deviceId?: string
+  /** Audio queued and not played yet, in ms. */
+  readonly queuedMs: number
   start(): Promise<void>
   playAudio(pcm: Int16Array): void
   stopAudio(): void
+  /** Pauses playback, keeping what is queued (and what comes meanwhile). */
+  pauseAudio(): void
+  /** Plays on where it paused. */
+  resumeAudio(): void
   getVolume(): number
   changeDevice(deviceId: string): Promise<void>
   getDevices(): Promise<MicdropDevice[]>

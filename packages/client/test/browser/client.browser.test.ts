@@ -26,11 +26,10 @@ describe.skipIf(!hasChromium)('in Chromium, against a MicdropServer', () => {
         timeout: 10000,
       }
     )
-    expect(await page.locator('#conversation li').allTextContents()).toEqual([
-      'assistant: Welcome, how can I help?',
-      'user: Hello there',
-      'assistant: You said hello',
-    ])
+    // The answer is shown once heard; the fake user talks again over it (5 s loop): maybe cut
+    const [welcome, user, answer] = await page.locator('#conversation li').allTextContents()
+    expect([welcome, user]).toEqual(['assistant: Welcome, how can I help?', 'user: Hello there'])
+    expect(answer).toMatch(/^assistant: You( said( hello)?)?$/)
 
     const received = connection()!.received
     expect(received[0]).toMatchObject({ text: JSON.stringify({ token: 'good' }) })

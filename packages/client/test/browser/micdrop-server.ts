@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net'
-import { MockAgent, MockSTT, MockTTS } from '@openmic/core'
+import { MockAgent, MockSTT, MockTTS, type MicdropConversationItem } from '@openmic/core'
 import {
   MicdropError,
   MicdropErrorCode,
@@ -18,16 +18,25 @@ export interface Connection {
   params?: Record<string, unknown>
   received: Received[]
   closed: boolean
+  server?: MicdropServer
+  /** Every conversation item the server sent (its `Message` event). */
+  messages: MicdropConversationItem[]
+  /** Text frames the server sent, in order. */
+  sent: string[]
 }
 
 export interface TestCallOptions {
   /** Token the params must carry; anything else closes with 4401. */
   token: string
-  firstMessage: string
-  /** What the scripted STT hears in every utterance. */
+  firstMessage?: string
+  /** What the scripted STT hears in the first utterance. */
   transcript: string
-  /** What the scripted agent answers. */
+  /** What it hears in the next ones, in order (default: nothing more). */
+  moreTranscripts?: string[]
+  /** What the scripted agent answers first. */
   answer: string
+  /** Its next answers, in order. */
+  moreAnswers?: string[]
   /** Length of the TTS tone per character of text, in ms. */
   msPerChar: number
   /** The agent says `answer` as a goodbye and ends the call (its `end_call` tool). */
@@ -44,7 +53,18 @@ export async function startTestServer(options: TestCallOptions) {
   const connections: Connection[] = []
 
   wss.on('connection', async (socket) => {
-    const connection: Connection = { socket, received: [], closed: false }
+    const connection: Connection = {
+      socket,
+      received: [],
+      closed: false,
+      messages: [],
+      sent: [],
+    }
+    const send = socket.send.bind(socket)
+    socket.send = ((data: unknown, ...rest: unknown[]) => {
+      if (typeof data === 'string') connection.sent.push(data)
+      return (send as (...args: unknown[]) => void)(data, ...rest)
+    }) as typeof socket.send
     connections.push(connection)
     socket.on('message', (data: Buffer, isBinary) => {
       const at = Date.now()
@@ -59,18 +79,21 @@ export async function startTestServer(options: TestCallOptions) {
         }
         return params
       })
-      new MicdropServer(socket, {
+      connection.server = new MicdropServer(socket, {
         agent: new MockAgent({
           systemPrompt: 'You are a test.',
           autoEndCall: options.endCall,
           answers: options.endCall
             ? [{ text: options.answer, toolCalls: [{ name: 'end_call' }] }, '']
-            : [options.answer],
+            : [options.answer, ...(options.moreAnswers ?? [])],
         }),
-        stt: new MockSTT({ utterances: [options.transcript] }),
+        stt: new MockSTT({
+          utterances: [options.transcript, ...(options.moreTranscripts ?? [])],
+        }),
         tts: new MockTTS({ msPerChar: options.msPerChar, chunkMs: 100, chunkDelayMs: 50 }),
         firstMessage: options.firstMessage,
       })
+      connection.server.on('Message', (item) => connection.messages.push(item))
     } catch (error) {
       handleError(socket, error)
     }

@@ -20,6 +20,10 @@ export const MicdropServerCommands = {
   EndCall: 'EndCall',
   ToolCall: 'ToolCall',
   Metrics: 'Metrics',
+  /** openmic extension: the utterance that paused the answer was noise; play on (the rest follows). */
+  Resume: 'Resume',
+  /** openmic extension: the user really interrupted; drop the paused answer. */
+  Interrupt: 'Interrupt',
 } as const
 export type MicdropServerCommand =
   (typeof MicdropServerCommands)[keyof typeof MicdropServerCommands]

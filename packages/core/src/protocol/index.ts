@@ -9,3 +9,5 @@ export type { MicdropClientCommand, MicdropServerCommand, MicdropCloseCode } fro
 export { encodeServerMessage, parseServerMessage } from './messages.js'
 export type { MicdropServerMessage, MicdropTurnMetrics } from './messages.js'
 export type * from '../conversation/types.js'
+export { MicdropClientExtensions, encodePlayed, parseClientExtension } from './extensions.js'
+export type { MicdropClientExtension, MicdropPlayed } from './extensions.js'

@@ -24,6 +24,8 @@ describe('server messages', () => {
       type: 'Metrics',
       metrics: { endToEndMs: 12 },
     })
+    expect(parseServerMessage('Resume')).toEqual({ type: 'Resume' })
+    expect(parseServerMessage('Interrupt')).toEqual({ type: 'Interrupt' })
   })
 
   it('never throw on unknown names or bad payloads', () => {

@@ -21,6 +21,8 @@ export type MicdropServerMessage =
   | { type: 'EndCall' }
   | { type: 'ToolCall'; toolCall: MicdropToolCall }
   | { type: 'Metrics'; metrics: MicdropTurnMetrics }
+  | { type: 'Resume' }
+  | { type: 'Interrupt' }
   | { type: 'Unknown'; name: string; payload?: unknown }
 
 /** Encodes a server command with an optional JSON payload: `Name` or `Name <json>`. */
@@ -59,6 +61,8 @@ export function parseServerMessage(text: string): MicdropServerMessage {
     case MicdropServerCommands.CancelLastUserMessage:
     case MicdropServerCommands.SkipAnswer:
     case MicdropServerCommands.EndCall:
+    case MicdropServerCommands.Resume:
+    case MicdropServerCommands.Interrupt:
       return { type: name }
     default:
       return unknown(name, payload)

@@ -1,9 +1,12 @@
 import { Readable } from 'node:stream'
 import type { EventEmitter } from 'eventemitter3'
 import type { MicdropConversationItem, MicdropConversationMessage } from '@openmic/core/protocol'
-import type { MicdropToolCall } from '@openmic/core'
+import type { MicdropToolCall, TTSWord } from '@openmic/core'
 import { AnswerRun, type AnswerOutcome } from '../answer/AnswerRun.js'
 import { turnMetrics, type TurnClock } from '../metrics/turn-metrics.js'
+import { HeardAnswers } from './heard-answers.js'
+import { HeldAnswer } from './held-answer.js'
+import type { AnswerPlayback } from './played-audio.js'
 import type { CallControllerOptions } from './types.js'
 import { TurnTranscript } from './turn-transcript.js'
 import { Utterance } from './Utterance.js'
@@ -12,6 +15,8 @@ import { Utterance } from './Utterance.js'
 interface Opening {
   messageSaved: boolean
   skipped: boolean
+  /** The answer's playback, made before the agent could save its message (held on it). */
+  playback: AnswerPlayback
 }
 
 /** What an answer run speaks: an agent's answer (tied to a user turn or not), or a given text. */
@@ -23,6 +28,8 @@ interface CurrentRun {
   /** The answer replies to user messages: if cancelled before it is saved, they are unanswered again. */
   forUser: boolean
   turn?: TurnClock
+  /** What the client played of it. */
+  playback: AnswerPlayback
   /** Settles the promise of the `speak()` or `answer()` call that started the run, if any. */
   resolve?: () => void
 }
@@ -50,8 +57,12 @@ export class CallController {
   private destroyed = false
   /** Takes the call's listeners off its agent, STT and TTS. */
   private readonly listeners: Array<() => void> = []
+  private readonly heard: HeardAnswers
+  /** The answer the client paused at the last `StartSpeaking`, until the verdict. */
+  private held?: HeldAnswer
 
   constructor(private readonly options: CallControllerOptions) {
+    this.heard = new HeardAnswers(options.agent, options.output, () => this.flushEndCall())
     const { stt } = options
     this.transcript = new TurnTranscript({
       signalsEnd: () => stt.signalsTranscriptEnd,
@@ -67,7 +78,10 @@ export class CallController {
 
   startSpeaking(): void {
     this.closeUtterance()
-    this.cancelRun()
+    if (!this.holdAnswer()) {
+      this.cancelRun()
+      this.heard.cut()
+    }
     this.transcript.userStarted()
     this.turn = undefined
     this.speaking = true
@@ -94,6 +108,7 @@ export class CallController {
     // The client waits for this turn's answer or SkipAnswer, even after a Mute.
     this.muted = false
     const utterance = this.closeUtterance()
+    this.held?.startTimer()
     this.turn = { stopAt: performance.now() }
     // Answered once its transcript is complete (with any unanswered message).
     this.transcript.userStopped(transcribing(utterance))
@@ -104,9 +119,23 @@ export class CallController {
     this.muted = true
     const utterance = this.closeUtterance()
     this.turn = undefined
+    this.held?.interrupt()
     this.cancelRun()
+    this.heard.cut()
     // Its transcript is still added to the conversation, unanswered until the user speaks again.
     this.transcript.userStopped(transcribing(utterance))
+  }
+
+  /** The client played the call's assistant audio up to `positionMs` (`Played`). */
+  played(positionMs: number, paused: boolean): void {
+    this.heard.client.report(positionMs, paused)
+  }
+
+  /** The client left: the answer it was playing keeps what it heard. */
+  hangUp(): void {
+    this.held?.interrupt()
+    this.cancelRun(false)
+    this.heard.cut()
   }
 
   // ---- app commands ----
@@ -133,12 +162,14 @@ export class CallController {
     let stream: Readable
     const requestedAt = performance.now()
     // A synchronous agent may save its answer, skip it or end the call within answer() itself.
-    const opening: Opening = (this.opening = { messageSaved: false, skipped: false })
+    const playback = this.heard.begin(true)
+    const opening: Opening = (this.opening = { messageSaved: false, skipped: false, playback })
     try {
       stream = this.options.agent.answer()
     } catch (error) {
       this.options.output.log('Agent answer() threw:', error)
       this.opening = undefined
+      this.heard.ended(playback, 'failed')
       if (!opening.skipped) this.options.output.send('SkipAnswer')
       this.flushEndCall()
       return undefined
@@ -161,7 +192,9 @@ export class CallController {
     this.destroyed = true
     this.transcript.destroy()
     this.closeUtterance()
+    this.held?.destroy()
     this.cancelRun(false)
+    this.heard.destroy()
     for (const unlisten of this.listeners) unlisten()
     this.listeners.length = 0
   }
@@ -192,6 +225,10 @@ export class CallController {
    * of an answer that is then thrown away.
    */
   private onTranscriptComplete() {
+    // Words while the held answer is still being produced: a real interruption (the TTS is needed)
+    if (this.transcript.pending && this.held?.run && this.current?.run === this.held.run) {
+      this.held.interrupt()
+    }
     if (this.transcript.pending && this.current && isHeard(this.current.run)) return
     const text = this.transcript.take()
     if (text !== '') {
@@ -214,6 +251,7 @@ export class CallController {
       // Even while something else is being spoken: this turn itself gets no answer.
       this.turn = undefined
       this.options.output.send('SkipAnswer')
+      this.held?.resume() // no words: the utterance was noise
     }
   }
 
@@ -234,14 +272,23 @@ export class CallController {
     requestedAt?: number,
     opening?: Opening
   ): CurrentRun {
+    const playback = opening?.playback ?? this.heard.begin(kind === 'answer')
+    text.on('data', (chunk: Buffer | string) => (playback.text += chunk.toString()))
     const run = new AnswerRun({
       text,
       requestedAt,
       tts: this.options.tts,
-      onAudio: this.options.output.audio,
+      onAudio: (audio, first) => {
+        if (this.held && !this.held.done) {
+          if (this.held.run === run) return this.held.hold(audio, first)
+          this.held.interrupt() // the user's words are being answered
+        }
+        playback.sent(audio.length)
+        this.options.output.audio(audio, first)
+      },
       onDone: this.onRunDone,
     })
-    const current: CurrentRun = { run, kind, forUser, turn }
+    const current: CurrentRun = { run, kind, forUser, turn, playback }
     if (opening) {
       run.messageSaved = opening.messageSaved
       run.skipped = opening.skipped
@@ -263,6 +310,9 @@ export class CallController {
     const current = this.current
     if (!current || current.run !== run) return
     this.current = undefined
+    this.heard.ended(current.playback, outcome)
+    // The user's words got no answer, and were not found to be noise: they interrupted.
+    if (this.held && !this.held.done && this.held.run !== run) this.held.interrupt()
     const { output, tts, agent } = this.options
     if (outcome !== 'spoken') {
       // The TTS may still hold text of this run: no audio of it may come later.
@@ -300,8 +350,43 @@ export class CallController {
     if (report) this.flushEndCall()
   }
 
+  /**
+   * At `StartSpeaking`: holds the answer the client paused (`Played` with `paused`), or keeps
+   * holding it while the user speaks again. False: cancel it as usual.
+   */
+  private holdAnswer(): boolean {
+    if (this.held && !this.held.done) {
+      this.held.stopTimer()
+      this.heard.client.takeReport()
+      return true
+    }
+    const pausedAtMs = this.heard.client.pausedAtMs
+    if (pausedAtMs === undefined) return false
+    if (!this.options.resumeAfterNoise || (!this.current && !this.heard.playing)) {
+      // Nothing to resume: the client drops what it paused.
+      this.options.output.send('Interrupt')
+      return false
+    }
+    this.heard.client.takeReport()
+    const run = this.current?.run
+    this.held = new HeldAnswer(
+      {
+        output: this.options.output,
+        heard: this.heard,
+        cancelRun: (held) => {
+          if (this.current?.run === held) this.cancelRun()
+        },
+      },
+      run,
+      this.heard.suspend(),
+      pausedAtMs,
+      this.options.resumeTimeoutMs
+    )
+    return true
+  }
+
   private flushEndCall() {
-    if (!this.endCallPending || this.current || this.opening) return
+    if (!this.endCallPending || this.current || this.opening || this.heard.holding) return
     this.endCallPending = false
     this.options.output.send('EndCall')
   }
@@ -326,6 +411,7 @@ export class CallController {
     this.on(stt, 'TranscriptEnd', this.onTranscriptEnd)
     this.on(stt, 'Failed', this.onSttFailed)
     this.on(tts, 'Audio', this.onTtsAudio)
+    this.on(tts, 'Words', this.onTtsWords)
     this.on(tts, 'AudioEnd', this.onTtsAudioEnd)
     this.on(tts, 'Failed', this.onTtsFailed)
   }
@@ -352,17 +438,26 @@ export class CallController {
 
   private onAgentMessage(message: MicdropConversationMessage) {
     if (message.role === 'assistant') {
-      if (this.opening) this.opening.messageSaved = true
-      else if (this.current?.kind === 'answer') this.current.run.messageSaved = true
+      const { opening, current } = this
+      if (opening) opening.messageSaved = true
+      else if (current?.kind === 'answer') current.run.messageSaved = true
+      // Held until the answer's audio has played, or cut to what was heard
+      const playback = opening ? opening.playback : current?.playback
+      if ((opening || current?.kind === 'answer') && this.heard.hold(playback, message)) return
     }
+    if (this.held?.queue(message)) return
     this.options.output.send('Message', message)
   }
 
   private onAgentToolMessage(item: MicdropConversationItem) {
+    const playback = this.opening?.playback ?? this.current?.playback
+    if (this.heard.holdAfter(playback, item)) return
+    if (this.held?.queue(item)) return
     this.options.output.send('Message', item)
   }
 
   private onAgentCancelLastUserMessage() {
+    this.held?.resume() // the agent found the user's words to be noise (sends them first)
     this.options.output.send('CancelLastUserMessage')
   }
 
@@ -387,6 +482,10 @@ export class CallController {
 
   private onTtsAudio(audio: Buffer) {
     this.current?.run.audio(audio)
+  }
+
+  private onTtsWords(words: TTSWord[]) {
+    this.current?.playback.words.push(...words)
   }
 
   private onTtsAudioEnd() {

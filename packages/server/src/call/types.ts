@@ -23,6 +23,10 @@ export interface CallControllerOptions {
   output: CallOutput
   /** After `StopSpeaking`, how long to wait for a transcript before `SkipAnswer` (ms). */
   transcriptTimeoutMs: number
+  /** Hold the answer a client paused at `StartSpeaking`, and resume it if the utterance is noise. */
+  resumeAfterNoise: boolean
+  /** After the paused-over utterance ended, how long to wait for noise before interrupting (ms). */
+  resumeTimeoutMs: number
   /** With an STT that does not signal `TranscriptEnd`: the wait after its last piece (ms). */
   transcriptGraceMs: number
 }

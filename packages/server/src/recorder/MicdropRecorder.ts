@@ -18,11 +18,17 @@ export class MicdropRecorder extends EventEmitter<MicdropRecorderEvents> {
   private userAudio: Buffer[] = []
   private assistantAudio: Buffer[] = []
   private pendingAnswer?: MicdropConversationMessage
+  /** The audio of the last answer that ended before its message came (it is held until heard). */
+  private endedAnswerAudio?: Buffer[]
 
   constructor(server: MicdropServer) {
     super()
     server.on('UserAudio', (audio) => this.userAudio.push(audio))
-    server.on('AssistantAudio', (audio) => this.assistantAudio.push(audio))
+    server.on('AssistantAudio', (audio) => {
+      // A new answer plays: the last one ended without a message (nothing of it was heard).
+      this.endedAnswerAudio = undefined
+      this.assistantAudio.push(audio)
+    })
     server.on('Message', (item) => this.onMessage(item))
     server.on('AnswerEnd', (outcome) => this.onAnswerEnd(outcome))
     server.on('End', ({ conversation, duration }) => {
@@ -38,12 +44,18 @@ export class MicdropRecorder extends EventEmitter<MicdropRecorderEvents> {
       this.userAudio = []
     } else if (item.role === 'assistant') {
       this.flushAnswer()
-      this.pendingAnswer = item
+      if (this.endedAnswerAudio) {
+        this.add(item, this.endedAnswerAudio)
+        this.endedAnswerAudio = undefined
+      } else {
+        this.pendingAnswer = item
+      }
     }
   }
 
   private onAnswerEnd(_outcome: AnswerOutcome) {
-    this.flushAnswer()
+    if (this.pendingAnswer) this.flushAnswer()
+    else this.endedAnswerAudio = this.assistantAudio
     this.assistantAudio = []
   }
 
@@ -56,11 +68,15 @@ export class MicdropRecorder extends EventEmitter<MicdropRecorderEvents> {
   }
 
   private add(item: MicdropConversationMessage, audio: Buffer[]) {
+    let recorded = Buffer.concat(audio)
+    // An answer cut by a barge-in keeps the audio that was played, like its text
+    const heardMs = item.metadata?.interrupted ? item.metadata.heardMs : undefined
+    if (typeof heardMs === 'number') recorded = recorded.subarray(0, Math.round(heardMs) * 32)
     const message: MicdropAudioMessage = {
       role: item.role as 'user' | 'assistant',
       content: item.content,
       item,
-      audio: Buffer.concat(audio),
+      audio: recorded,
     }
     this.messages.push(message)
     this.emit('AudioMessage', message)

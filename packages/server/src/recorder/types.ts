@@ -6,7 +6,7 @@ export interface MicdropAudioMessage {
   content: string
   /** The conversation item, as sent in the `Message` command. */
   item: MicdropConversationMessage
-  /** The user's utterance, or the assistant audio sent to the client (cut at a barge-in). */
+  /** The user's utterance, or the assistant audio the user heard (cut where they barged in). */
   audio: Buffer
 }
 

@@ -5,6 +5,7 @@ import {
   MicdropClientCommands,
   MicdropCloseCodes,
   encodeServerMessage,
+  parseClientExtension,
   type MicdropCallSummary,
   type MicdropServerCommand,
 } from '@openmic/core/protocol'
@@ -16,6 +17,7 @@ import type { MicdropServerEvents, MicdropServerOptions } from './types.js'
 
 const DEFAULT_MAX_FRAME_BYTES = 65536
 const DEFAULT_TRANSCRIPT_TIMEOUT_MS = 10_000
+const DEFAULT_RESUME_TIMEOUT_MS = 3000
 /**
  * Three times the 100 ms gap between the final pieces of a streaming STT that the server must join,
  * yet small next to a model's first token; only STTs that cannot signal `TranscriptEnd` pay it.
@@ -25,7 +27,8 @@ const DEFAULT_TRANSCRIPT_GRACE_MS = 300
 /**
  * One voice call over a WebSocket (`ws`): user audio to the STT, transcripts to the agent, answers
  * through the TTS back to the client, with barge-in, first message and end of call. Implements the
- * Micdrop protocol (see PROTOCOL.md); text and binary frames are told apart by their opcode.
+ * Micdrop protocol with openmic's extensions (docs/protocol.md in the repository); text and binary
+ * frames are told apart by their opcode.
  *
  * When the socket closes, the agent, STT and TTS are destroyed and `End` is emitted.
  *
@@ -49,6 +52,8 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
   private ended = false
   /** The call was opened: first message, SkipAnswer, or the app's own speak()/answer(). */
   private opened = false
+  /** The call is ending: only the final messages of `hangUp()` may still be emitted. */
+  private sendingFinal = false
 
   constructor(
     readonly socket: WebSocket,
@@ -69,6 +74,8 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
       stt: this.stt,
       tts: this.tts,
       transcriptTimeoutMs: options.transcriptTimeoutMs ?? DEFAULT_TRANSCRIPT_TIMEOUT_MS,
+      resumeAfterNoise: options.resumeAfterNoise ?? true,
+      resumeTimeoutMs: options.resumeTimeoutMs ?? DEFAULT_RESUME_TIMEOUT_MS,
       transcriptGraceMs: options.transcriptGraceMs ?? DEFAULT_TRANSCRIPT_GRACE_MS,
       output: {
         send: (name, payload) => this.send(name, payload),
@@ -174,6 +181,7 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
       case MicdropClientCommands.Mute:
         return this.call.mute()
       default:
+        if (this.onExtension(text)) return
         this.log(`Ignored unknown text frame: ${text.slice(0, 80)}`)
     }
   }
@@ -181,6 +189,10 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
   private readonly onClose = () => {
     if (this.ended) return
     this.ended = true
+    // The answer playing keeps what the user heard of it: apps that persist on `Message` get it.
+    this.sendingFinal = true
+    this.call.hangUp()
+    this.sendingFinal = false
     this.socket.off('message', this.onMessage)
     this.socket.off('close', this.onClose)
     this.socket.off('error', this.onError)
@@ -211,8 +223,16 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
     this.log('Socket error:', error)
   }
 
+  /** An openmic client's extension message; false if it is not one. */
+  private onExtension(text: string): boolean {
+    const message = parseClientExtension(text)
+    if (!message) return false
+    if (message.type === 'Played') this.call.played(message.played.ms, !!message.played.paused)
+    return true
+  }
+
   private send(name: MicdropServerCommand, payload?: unknown) {
-    if (this.ended) return
+    if (this.ended && !this.sendingFinal) return
     this.writer.send(encodeServerMessage(name, payload), false)
     if (name === 'Message') this.safeEmit('Message', payload as MicdropServerEvents['Message'][0])
   }

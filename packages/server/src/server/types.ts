@@ -30,6 +30,19 @@ export interface MicdropServerOptions {
   /** After `StopSpeaking`, how long to wait for a transcript before `SkipAnswer` (default 10 000 ms). */
   transcriptTimeoutMs?: number
   /**
+   * False interruptions (default true): when an openmic client pauses the answer at
+   * `StartSpeaking` (`Played` with `paused`), the server holds the rest of it instead of
+   * cancelling it. If the utterance is noise (no words, or the agent's `ignore_user_noise`) it
+   * sends `Resume` and the rest of the answer; otherwise `Interrupt`, and the answer is cancelled
+   * as usual. Micdrop clients never pause: their answers are cancelled at once.
+   */
+  resumeAfterNoise?: boolean
+  /**
+   * After the utterance that paused an answer ended, how long to wait for it to be found noise
+   * before interrupting the answer (default 3 000 ms).
+   */
+  resumeTimeoutMs?: number
+  /**
    * With an STT that cannot tell when an utterance's transcript is complete (its
    * `signalsTranscriptEnd` is false): how long to wait after its last `Transcript` (or after
    * `StopSpeaking`) for another piece before answering (default 300 ms). Pieces within it are
