@@ -17,6 +17,8 @@ interface Utterance {
   finalized: boolean
   /** Its final pieces so far, joined verbatim (Cartesia's deltas carry their own spaces). */
   finals: string
+  /** The last `Partial` emitted, so the same text is not shown twice. */
+  partial: string
   timer?: ReturnType<typeof setTimeout>
   detach(): void
 }
@@ -83,6 +85,7 @@ export class CartesiaSTT extends STT {
       ended: false,
       finalized: false,
       finals: '',
+      partial: '',
       detach: () => {
         audio.off('data', onData)
         audio.off('end', onEnd)
@@ -146,7 +149,9 @@ export class CartesiaSTT extends STT {
           if (!utterance) return this.log('Ignored a transcript with no utterance waiting for it')
           if (isFinal) utterance.finals += text
           const soFar = (isFinal ? utterance.finals : utterance.finals + text).trim()
-          if (soFar) this.emit('Partial', soFar)
+          if (!soFar || soFar === utterance.partial) return
+          utterance.partial = soFar
+          this.emit('Partial', soFar)
         },
         onFlushDone: () => {
           const utterance = this.utterances.find((u) => u.session === session && u.finalized)

@@ -80,7 +80,8 @@ export class CartesiaTTS extends TTS {
     }
     const onData = (chunk: Buffer | string) => {
       const words = speech.words.push(String(chunk))
-      if (words) this.send(speech, words, true)
+      // Blanks alone say nothing (and an empty text then needs no context at all).
+      if (words.trim()) this.send(speech, words, true)
     }
     const onEnd = () => {
       speech.stopFollowing()
