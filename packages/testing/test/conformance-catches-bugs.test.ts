@@ -62,6 +62,11 @@ beforeAll(async () => {
 describe('the speech conformance suites catch broken classes', () => {
   it.each([
     ['TwiceSTT', 'transcribes one utterance', 'nothing more after the text'],
+    [
+      'DoubleEndSTT',
+      'ends each utterance with one TranscriptEnd',
+      'one TranscriptEnd per utterance',
+    ],
     ['HangingSTT', 'turns a provider failure into Failed', 'Failed: not within'],
     ['LeakySTT', 'destroy() right after creation', 'emitted after destroy()'],
     ['TimerLeakSTT', 'destroy() mid-utterance', 'Timeout created at'],

@@ -62,6 +62,25 @@ describe('FallbackSTT', () => {
     expect((stt.current as BrokenSTT).received).toBe(10)
   })
 
+  it('signals the end of an utterance as the STT in use does, and forwards its TranscriptEnd', async () => {
+    const stt = new FallbackSTT({
+      factories: [
+        () => new BrokenSTT({ failAfterBytes: 10 }),
+        () => new MockSTT({ utterances: [{ transcripts: ['a', 'b'] }] }),
+      ],
+    })
+    expect(stt.signalsTranscriptEnd).toBe(false)
+    const events: string[] = []
+    stt.on('Transcript', (text) => events.push(text))
+    stt.on('TranscriptEnd', () => events.push('end'))
+    const audio = new PassThrough()
+    stt.transcribe(audio)
+    audio.end(Buffer.alloc(20))
+    await tick()
+    expect(stt.signalsTranscriptEnd).toBe(true)
+    expect(events).toEqual(['a', 'b', 'end'])
+  })
+
   it('keeps using the first STT while it works', async () => {
     const first = new MockSTT({ utterances: ['one', 'two'] })
     let built = 0

@@ -42,6 +42,11 @@ export class FallbackSTT extends STT {
     return this.chain.active
   }
 
+  /** As the STT in use: it may change when one fails. */
+  override get signalsTranscriptEnd(): boolean {
+    return this.chain.active.signalsTranscriptEnd
+  }
+
   transcribe(audio: Readable): void {
     this.settle()
     this.gaveUp = false
@@ -79,6 +84,11 @@ export class FallbackSTT extends STT {
         if (pending.ended) this.settle()
       }
       this.emit('Transcript', text)
+    })
+    stt.on('TranscriptEnd', () => {
+      if (stt !== this.chain.active || this.gaveUp) return
+      if (this.pending?.ended) this.settle()
+      this.emit('TranscriptEnd')
     })
     stt.on('Partial', (text) => {
       if (stt === this.chain.active && !this.gaveUp) this.emit('Partial', text)

@@ -6,6 +6,7 @@ function collect(stt: MockSTT) {
   const events: string[] = []
   stt.on('Transcript', (text) => events.push(`T:${text}`))
   stt.on('Failed', (error) => events.push(`F:${(error as Error).message}`))
+  stt.on('TranscriptEnd', () => events.push('end'))
   return events
 }
 
@@ -17,16 +18,29 @@ describe('MockSTT', () => {
     const events = collect(stt)
     for (const bytes of [100, 200, 300]) {
       const audio = new PassThrough()
+      const before = events.length
       stt.transcribe(audio)
       audio.write(Buffer.alloc(bytes))
       await tick()
-      expect(events.length).toBeLessThan(4)
+      expect(events.length, 'nothing before the audio ends').toBe(before)
       audio.end()
       await tick()
     }
-    expect(events).toEqual(['T:Hello', 'T:a', 'T:b', 'T:a', 'T:b'])
+    expect(events).toEqual(['T:Hello', 'end', 'T:a', 'T:b', 'end', 'T:a', 'T:b', 'end'])
     expect(stt.audioBytes).toBe(600)
     expect(stt.calls).toBe(3)
+  })
+
+  it('signals the end of each utterance only when told it can (transcriptEnd)', async () => {
+    const plain = new MockSTT({ utterances: [{ transcripts: ['a', 'b'] }], transcriptEnd: false })
+    expect(plain.signalsTranscriptEnd).toBe(false)
+    expect(new MockSTT().signalsTranscriptEnd).toBe(true)
+    const events = collect(plain)
+    const audio = new PassThrough()
+    plain.transcribe(audio)
+    audio.end(Buffer.alloc(10))
+    await tick()
+    expect(events).toEqual(['T:a', 'T:b'])
   })
 
   it('defaults to numbered user messages', async () => {
@@ -38,7 +52,7 @@ describe('MockSTT', () => {
       audio.end(Buffer.alloc(10))
     }
     await tick()
-    expect(events).toEqual(['T:User message 1', 'T:User message 2'])
+    expect(events).toEqual(['T:User message 1', 'end', 'T:User message 2', 'end'])
   })
 
   it('can emit while audio still flows, after a delay, or fail', async () => {
@@ -54,21 +68,21 @@ describe('MockSTT', () => {
     stt.transcribe(first)
     first.write(Buffer.alloc(10))
     await tick()
-    expect(events).toEqual(['T:early'])
+    expect(events).toEqual(['T:early', 'end'])
 
     const second = new PassThrough()
     stt.transcribe(second)
     second.end(Buffer.alloc(10))
     await tick(5)
-    expect(events).toEqual(['T:early'])
+    expect(events).toEqual(['T:early', 'end'])
     await tick(40)
-    expect(events).toEqual(['T:early', 'T:late'])
+    expect(events).toEqual(['T:early', 'end', 'T:late', 'end'])
 
     const third = new PassThrough()
     stt.transcribe(third)
     third.end(Buffer.alloc(10))
     await tick()
-    expect(events).toEqual(['T:early', 'T:late', 'F:boom'])
+    expect(events).toEqual(['T:early', 'end', 'T:late', 'end', 'F:boom'])
   })
 
   it('emits nothing pending after destroy()', async () => {
@@ -95,6 +109,6 @@ describe('MockSTT', () => {
     for (let i = 0; i < 3; i++) audio.write(Buffer.alloc(320))
     audio.end()
     await tick()
-    expect(events).toEqual(['P:hel', 'P:hello', 'T:hello there'])
+    expect(events).toEqual(['P:hel', 'P:hello', 'T:hello there', 'end'])
   })
 })

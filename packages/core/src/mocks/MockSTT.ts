@@ -26,6 +26,11 @@ export interface MockSTTOptions {
    * index (from 0). Default: one transcript per utterance, `"User message <n>"`.
    */
   utterances?: MockUtterance[] | ((index: number) => MockUtterance)
+  /**
+   * Emit `TranscriptEnd` after each utterance's last transcript (default true). False plays an STT
+   * that cannot tell when an utterance's text is complete.
+   */
+  transcriptEnd?: boolean
 }
 
 /**
@@ -45,6 +50,10 @@ export class MockSTT extends STT {
 
   constructor(private readonly options: MockSTTOptions = {}) {
     super()
+  }
+
+  override get signalsTranscriptEnd(): boolean {
+    return this.options.transcriptEnd ?? true
   }
 
   transcribe(audio: Readable): void {
@@ -93,18 +102,21 @@ export class MockSTT extends STT {
     } = typeof script === 'string' ? { transcripts: script } : script
     const texts = typeof transcripts === 'string' ? [transcripts] : transcripts
     if (delayMs <= 0 && error === undefined) {
-      for (const text of texts) this.say(text)
+      texts.forEach((text, index) => this.say(text, index === texts.length - 1))
       return
     }
     const steps: Array<() => void> =
-      error !== undefined ? [() => this.fail(error)] : texts.map((text) => () => this.say(text))
+      error !== undefined
+        ? [() => this.fail(error)]
+        : texts.map((text, index) => () => this.say(text, index === texts.length - 1))
     this.runSteps(steps, delayMs)
   }
 
-  private say(text: string) {
+  private say(text: string, last: boolean) {
     if (this.destroyed) return
     if (this.logger) this.log(`Transcript: "${text}"`)
     this.emit('Transcript', text)
+    if (last && this.signalsTranscriptEnd) this.emit('TranscriptEnd')
   }
 
   private runSteps(steps: Array<() => void>, delayMs: number): void {

@@ -10,6 +10,12 @@ export interface STTEvents {
   Partial: [text: string]
   /** Final text recognized in the current utterance. Several may come for one utterance. */
   Transcript: [transcript: string]
+  /**
+   * The current utterance's text is complete: every `Transcript` of it was emitted. Emitted once
+   * per `transcribe()` that did not fail, after its last `Transcript`, by an STT whose
+   * {@link STT.signalsTranscriptEnd} is true.
+   */
+  TranscriptEnd: []
   /** Transcription failed; the utterance produced no (further) transcript. */
   Failed: [error: unknown]
 }
@@ -23,6 +29,10 @@ export interface STTEvents {
  *   call, one after the other, each one's text emitted as `Transcript` (possibly empty: nothing
  *   was said).
  * - `Partial` may come while the user speaks; it is never required.
+ * - An STT that knows when an utterance's text is complete says so: it emits `TranscriptEnd` after
+ *   the utterance's last `Transcript` and returns true from `signalsTranscriptEnd`. The server then
+ *   answers at once; for an STT that does not, it waits a short grace after each `Transcript`, in
+ *   case more text of the same utterance follows.
  * - Any provider error, including one reported inside an open connection, becomes `Failed` at once,
  *   not a timeout (so `FallbackSTT` can switch). A provider that stalls is given up after a timeout,
  *   with `Failed`. No error is ever thrown out of an event handler or left unhandled.
@@ -35,6 +45,20 @@ export abstract class STT extends EventEmitter<STTEvents> {
 
   /** Starts transcribing one utterance; emit `Partial` and `Transcript` as text is recognized. */
   abstract transcribe(audio: Readable): void
+
+  /**
+   * Whether this STT emits `TranscriptEnd` after the last `Transcript` of every utterance. False
+   * unless a subclass overrides it: text may then come in several pieces, with no end signal.
+   */
+  get signalsTranscriptEnd(): boolean {
+    return false
+  }
+
+  /** Emits the whole text of the current utterance: `Transcript`, then `TranscriptEnd`. */
+  protected emitFinalTranscript(transcript: string): void {
+    this.emit('Transcript', transcript)
+    this.emit('TranscriptEnd')
+  }
 
   protected log(...message: any[]) {
     this.logger?.log(...message)

@@ -61,6 +61,11 @@ export class LocalSTT extends STT {
     return this.host.ready
   }
 
+  /** Each utterance's text comes whole, followed by `TranscriptEnd`. */
+  override get signalsTranscriptEnd(): boolean {
+    return true
+  }
+
   transcribe(audio: Readable): void {
     if (this.destroyed) return
     this.abortStreaming()
@@ -136,7 +141,7 @@ export class LocalSTT extends STT {
       return
     }
     this.log(`Utterance ${message.utt}: "${message.text}"`)
-    this.emit('Transcript', message.text)
+    this.emitFinalTranscript(message.text)
   }
 
   private onFatal(error: Error) {

@@ -60,6 +60,11 @@ export class MistralSTT extends STT {
     this.connect()
   }
 
+  /** Each utterance's text comes whole, followed by `TranscriptEnd`. */
+  override get signalsTranscriptEnd(): boolean {
+    return true
+  }
+
   transcribe(audio: Readable): void {
     if (this.destroyed) return
     const onData = (chunk: Buffer) => {
@@ -105,7 +110,7 @@ export class MistralSTT extends STT {
     for (const utterance of [...this.utterances]) {
       // Nothing was said: no request at all.
       if (utterance.ended && !utterance.sentAudio && utterance.queue.length === 0) {
-        this.finish(utterance, () => this.emit('Transcript', ''))
+        this.finish(utterance, () => this.emitFinalTranscript(''))
       }
     }
     if (!this.utterances.some((u) => !u.flushed && (u.queue.length > 0 || u.ended))) return
@@ -164,7 +169,7 @@ export class MistralSTT extends STT {
         onDone: (text) => {
           const utterance = this.utterances.find((u) => u.socket === socket && u.flushed)
           if (!utterance) return this.log('Ignored a transcript with no utterance waiting for it')
-          this.finish(utterance, () => this.emit('Transcript', text))
+          this.finish(utterance, () => this.emitFinalTranscript(text))
         },
         // The session's state after an error is unknown: it is dropped, so that no later
         // transcript is matched to the wrong utterance.

@@ -71,6 +71,11 @@ export class OpenaiSTT extends STT {
     this.socket = this.connect()
   }
 
+  /** Each utterance's text comes whole, followed by `TranscriptEnd`. */
+  override get signalsTranscriptEnd(): boolean {
+    return true
+  }
+
   transcribe(audio: Readable): void {
     if (this.destroyed) {
       audio.resume()
@@ -288,7 +293,7 @@ export class OpenaiSTT extends STT {
       const { transcript } = this.outcomes.shift()!
       if (transcript === undefined || this.destroyed) continue
       this.log(`Transcript: "${transcript}"`)
-      this.emit('Transcript', transcript)
+      this.emitFinalTranscript(transcript)
     }
   }
 

@@ -21,7 +21,8 @@ const STALL_MARGIN_MS = 1000
 /**
  * Declares vitest tests that any STT must pass: the contract documented on `STT` in
  * `@openmic/core`, checked from outside. One utterance gives its `Transcript` (after its
- * `Partial`s); one instance transcribes several utterances in order; audio cut at odd byte sizes
+ * `Partial`s), and an STT that signals the end of an utterance's text (`signalsTranscriptEnd`) emits
+ * one `TranscriptEnd` after it; one instance transcribes several utterances in order; audio cut at odd byte sizes
  * is heard the same; an empty utterance ends without hanging; a provider failure becomes `Failed`,
  * not a hang, and the next utterance works; a stalled provider is given up (with
  * `stallTimeoutMs`); a connection the provider closed is opened again (with `reconnects`);
@@ -76,7 +77,9 @@ export function describeSTTConformance(name: string, options: STTConformanceOpti
     /** A tested STT: its setup, its event log, and helpers to speak to it. */
     class Tested extends TestedSpeech<STT> {
       constructor(readonly setup: STTConformanceSetup) {
-        super(setup.stt, ['Partial', 'Transcript', 'Failed'], () => setup.teardown?.())
+        super(setup.stt, ['Partial', 'Transcript', 'TranscriptEnd', 'Failed'], () =>
+          setup.teardown?.()
+        )
       }
 
       get stt(): STT {
@@ -165,6 +168,37 @@ export function describeSTTConformance(name: string, options: STTConformanceOpti
         const lastTranscript = events.findLastIndex((event) => event.name === 'Transcript')
         const lastPartial = events.findLastIndex((event) => event.name === 'Partial')
         expect(lastPartial, 'no Partial after the Transcript').toBeLessThan(lastTranscript)
+      },
+      caseTimeout
+    )
+
+    it(
+      'ends each utterance with one TranscriptEnd after its last Transcript, if it signals them',
+      async (context) => {
+        const tested = await start()
+        if (!tested.stt.signalsTranscriptEnd) return context.skip('signalsTranscriptEnd is false')
+        const marks: number[] = []
+        for (const expected of [first, second]) {
+          const { mark } = await tested.say(expected)
+          marks.push(mark)
+          await tested.log.until(
+            () => tested.log.since(mark, 'TranscriptEnd').length > 0,
+            timeoutMs,
+            `TranscriptEnd after "${expected}"`
+          )
+        }
+        await pause(quietMs)
+        marks.push(tested.log.mark)
+        for (let i = 0; i < 2; i++) {
+          const events = tested.log.events.slice(marks[i], marks[i + 1])
+          const ends = events.filter((event) => event.name === 'TranscriptEnd')
+          expect(ends.length, 'one TranscriptEnd per utterance').toBe(1)
+          const end = events.indexOf(ends[0]!)
+          const lastText = events.findLastIndex(
+            (event) => event.name === 'Transcript' || event.name === 'Partial'
+          )
+          expect(lastText, 'no text after TranscriptEnd').toBeLessThan(end)
+        }
       },
       caseTimeout
     )

@@ -53,6 +53,12 @@ sttSuite('TwiceSTT', (script) =>
   )
 )
 
+sttSuite('DoubleEndSTT', (script) =>
+  distort(new MockSTT(scripted(script)), (event, args) =>
+    event === 'TranscriptEnd' ? [args, args] : [args]
+  )
+)
+
 sttSuite('HangingSTT', (script) => new MockSTT(scripted(script)), true)
 
 sttSuite(
