@@ -73,12 +73,14 @@ describe('CartesiaSTT: transcripts', () => {
     say(stt, chunk(1))
     await until(() => ends().length === 1)
     await sleep(20)
-    expect(events.filter((e) => e.type !== 'TranscriptEnd')).toEqual([
+    expect(events).toEqual([
       { type: 'Partial', value: 'What' },
       { type: 'Partial', value: 'What time' },
       { type: 'Partial', value: 'What time is it?' },
       { type: 'Transcript', value: 'What time is it?' },
+      { type: 'TranscriptEnd', value: undefined },
     ])
+    expect(stt.signalsTranscriptEnd).toBe(true)
   })
 
   it('shows an interim text after the finals already heard', async () => {
@@ -111,7 +113,7 @@ describe('CartesiaSTT: transcripts', () => {
     const { fake, stt, of } = await setup()
     const [session] = await fake.waitForSessions(1)
     say(stt)
-    await until(() => of('Transcript').length === 1)
+    await until(() => of('TranscriptEnd').length === 1)
     expect(of('Transcript')).toEqual([''])
     expect(session!.commands).toEqual([])
   })
@@ -127,6 +129,7 @@ describe('CartesiaSTT: failures', () => {
       'CartesiaSTT: 400 invalid_audio: Audio could not be decoded'
     )
     expect(of('Transcript')).toEqual([])
+    expect(of('TranscriptEnd')).toEqual([])
   })
 
   it('fails with the HTTP status and message of a refused connection', async () => {

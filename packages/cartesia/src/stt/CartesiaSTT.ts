@@ -67,6 +67,11 @@ export class CartesiaSTT extends STT {
     this.connect()
   }
 
+  /** Each utterance's text comes whole, followed by `TranscriptEnd`. */
+  override get signalsTranscriptEnd(): boolean {
+    return true
+  }
+
   transcribe(audio: Readable): void {
     if (this.destroyed) return
     const onData = (chunk: Buffer) => {
@@ -113,7 +118,7 @@ export class CartesiaSTT extends STT {
     for (const utterance of [...this.utterances]) {
       // Nothing was said: no request at all.
       if (utterance.ended && !utterance.sentAudio && utterance.queue.length === 0)
-        this.finish(utterance, () => this.transcript(''))
+        this.finish(utterance, () => this.emitFinalTranscript(''))
     }
     if (!this.utterances.some((u) => !u.finalized && (u.queue.length > 0 || u.ended))) return
     if (!this.session?.usable) this.connect()
@@ -156,7 +161,7 @@ export class CartesiaSTT extends STT {
         onFlushDone: () => {
           const utterance = this.utterances.find((u) => u.session === session && u.finalized)
           if (!utterance) return this.log('Ignored a flush_done with no utterance waiting for it')
-          this.finish(utterance, () => this.transcript(utterance.finals.trim()))
+          this.finish(utterance, () => this.emitFinalTranscript(utterance.finals.trim()))
         },
         // The session's state after an error is unknown: it is dropped, so that no later
         // transcript is matched to the wrong utterance.
@@ -166,11 +171,6 @@ export class CartesiaSTT extends STT {
       }
     )
     this.session = session
-  }
-
-  /** The one `Transcript` of an utterance. */
-  private transcript(text: string): void {
-    this.emit('Transcript', text)
   }
 
   /** The utterance the next text of `session` belongs to: the oldest one whose audio went there. */
