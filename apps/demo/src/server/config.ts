@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 
+/** A Cartesia voice for the demo when CARTESIA_VOICE_ID names none (the one the SDK's README uses). */
+const DEFAULT_CARTESIA_VOICE = 'e07c00bc-4134-4eae-9ea4-1a55fb45746b'
+
 const Provider = z.object({
   apiKey: z.string().min(1).optional(),
   model: z.string().min(1).optional(),
@@ -16,18 +19,23 @@ const DemoConfigSchema = z.object({
   agent: z.enum(['auto', 'openai', 'mistral', 'local']).default('auto'),
   /**
    * `auto`: OpenAI speech when OPENAI_API_KEY is set, else Mistral's when MISTRAL_API_KEY is set,
-   * else local (pocketsphinx / flite). `mock`: core's mocks.
+   * else Cartesia's when CARTESIA_API_KEY is set, else local (pocketsphinx / flite). `mock`: core's
+   * mocks.
    */
-  stt: z.enum(['auto', 'openai', 'mistral', 'local', 'mock']).default('auto'),
-  tts: z.enum(['auto', 'openai', 'mistral', 'local', 'mock']).default('auto'),
+  stt: z.enum(['auto', 'openai', 'mistral', 'cartesia', 'local', 'mock']).default('auto'),
+  tts: z.enum(['auto', 'openai', 'mistral', 'cartesia', 'local', 'mock']).default('auto'),
   /** Send each turn's latency to the page (`Metrics` messages). */
   metrics: z.coerce.boolean().default(true),
   openai: Provider.default({}),
   mistral: Provider.extend({ serverURL: z.string().url().optional() }).default({}),
+  /** Cartesia speech: Ink transcription and Sonic voices (`voiceId`: a Cartesia voice's id). */
+  cartesia: Provider.extend({
+    voiceId: z.string().min(1).default(DEFAULT_CARTESIA_VOICE),
+  }).default({ voiceId: DEFAULT_CARTESIA_VOICE }),
 })
 
 /** Where speech comes from, once `auto` is resolved. */
-export type SpeechProvider = 'openai' | 'mistral' | 'local' | 'mock'
+export type SpeechProvider = 'openai' | 'mistral' | 'cartesia' | 'local' | 'mock'
 
 export type DemoConfig = Omit<z.infer<typeof DemoConfigSchema>, 'agent' | 'stt' | 'tts'> & {
   agent: 'openai' | 'mistral' | 'local'
@@ -44,7 +52,8 @@ export class DemoConfigError extends Error {
  * Reads the configuration: defaults, then the JSON file named by `OPENMIC_CONFIG` (if any), then
  * environment variables (`OPENMIC_HOST`, `PORT`, `OPENMIC_TOKEN`, `OPENMIC_AGENT`, `OPENMIC_STT`,
  * `OPENMIC_TTS`, `OPENAI_API_KEY`, `OPENAI_MODEL`, `OPENAI_BASE_URL`, `MISTRAL_API_KEY`,
- * `MISTRAL_MODEL`, `MISTRAL_SERVER_URL`).
+ * `MISTRAL_MODEL`, `MISTRAL_SERVER_URL`, `CARTESIA_API_KEY`, `CARTESIA_BASE_URL`,
+ * `CARTESIA_VOICE_ID`).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
   const file = env.OPENMIC_CONFIG ? readConfigFile(env.OPENMIC_CONFIG) : {}
@@ -65,12 +74,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
       model: env.MISTRAL_MODEL,
       serverURL: env.MISTRAL_SERVER_URL,
     }),
+    cartesia: prune({
+      apiKey: env.CARTESIA_API_KEY,
+      baseURL: env.CARTESIA_BASE_URL,
+      voiceId: env.CARTESIA_VOICE_ID,
+    }),
   })
   const merged = {
     ...file,
     ...fromEnv,
     openai: { ...(file.openai as object), ...(fromEnv.openai as object) },
     mistral: { ...(file.mistral as object), ...(fromEnv.mistral as object) },
+    cartesia: { ...(file.cartesia as object), ...(fromEnv.cartesia as object) },
   }
   const parsed = DemoConfigSchema.safeParse(merged)
   if (!parsed.success)
@@ -95,7 +110,11 @@ function resolveSpeech(
   if (choice === 'auto') {
     if (config.openai.apiKey) return 'openai'
     if (config.mistral.apiKey) return 'mistral'
+    if (config.cartesia.apiKey) return 'cartesia'
     return 'local'
+  }
+  if (choice === 'cartesia' && !config.cartesia.apiKey) {
+    throw new DemoConfigError(`OPENMIC_${kind}=cartesia needs CARTESIA_API_KEY.`)
   }
   if (choice === 'openai' && !config.openai.apiKey && !config.openai.baseURL) {
     throw new DemoConfigError(`OPENMIC_${kind}=openai needs OPENAI_API_KEY (or OPENAI_BASE_URL).`)

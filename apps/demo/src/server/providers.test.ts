@@ -1,6 +1,12 @@
+import { CartesiaSTT, CartesiaTTS } from '@openmic/cartesia'
 import { MistralSTT, MistralTTS } from '@openmic/mistral'
 import { OpenaiSTT, OpenaiTTS } from '@openmic/openai'
-import { createFakeMistralRealtime, createFakeOpenaiRealtime } from '@openmic/testing'
+import {
+  createFakeCartesiaSTT,
+  createFakeCartesiaTTS,
+  createFakeMistralRealtime,
+  createFakeOpenaiRealtime,
+} from '@openmic/testing'
 import { describe, expect, it } from 'vitest'
 import { loadConfig } from './config.js'
 import { createSTT, createTTS } from './providers.js'
@@ -45,6 +51,29 @@ describe('speech by configuration', () => {
       stt.destroy()
       tts.destroy()
       await realtime.close()
+    }
+  })
+
+  it('with CARTESIA_API_KEY: CartesiaSTT and CartesiaTTS, each socket opened with the key', async () => {
+    const sttServer = await createFakeCartesiaSTT()
+    const ttsServer = await createFakeCartesiaTTS()
+    const stt = await createSTT(
+      loadConfig({ CARTESIA_API_KEY: 'c-demo', CARTESIA_BASE_URL: sttServer.baseURL })
+    )
+    const tts = await createTTS(
+      loadConfig({ CARTESIA_API_KEY: 'c-demo', CARTESIA_BASE_URL: ttsServer.baseURL })
+    )
+    try {
+      expect(stt).toBeInstanceOf(CartesiaSTT)
+      expect(tts).toBeInstanceOf(CartesiaTTS)
+      await until(() => sttServer.sessions.length > 0 && ttsServer.connections.length > 0)
+      expect(sttServer.sessions[0]!.headers.authorization).toBe('Bearer c-demo')
+      expect(ttsServer.connections[0]!.headers.authorization).toBe('Bearer c-demo')
+    } finally {
+      stt.destroy()
+      tts.destroy()
+      await sttServer.close()
+      await ttsServer.close()
     }
   })
 })

@@ -34,6 +34,10 @@ export async function createSTT(config: DemoConfig): Promise<STT> {
       const { MistralSTT } = await import('@openmic/mistral')
       return new MistralSTT({ apiKey: config.mistral.apiKey, serverURL: config.mistral.serverURL })
     }
+    case 'cartesia': {
+      const { CartesiaSTT } = await import('@openmic/cartesia')
+      return new CartesiaSTT({ apiKey: config.cartesia.apiKey, baseURL: config.cartesia.baseURL })
+    }
     case 'local': {
       const { LocalSTT } = await import('@openmic/local')
       return new LocalSTT()
@@ -53,6 +57,11 @@ export async function createTTS(config: DemoConfig): Promise<TTS> {
     case 'mistral': {
       const { MistralTTS } = await import('@openmic/mistral')
       return new MistralTTS({ apiKey: config.mistral.apiKey, serverURL: config.mistral.serverURL })
+    }
+    case 'cartesia': {
+      const { CartesiaTTS } = await import('@openmic/cartesia')
+      const { apiKey, baseURL, voiceId } = config.cartesia
+      return new CartesiaTTS({ apiKey, baseURL, voiceId })
     }
     case 'local': {
       const { LocalTTS } = await import('@openmic/local')
