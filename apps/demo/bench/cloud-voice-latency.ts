@@ -8,10 +8,13 @@
 import type { AddressInfo } from 'node:net'
 import type { MicdropTurnMetrics } from '@openmic/core/protocol'
 import { MockAgent, MockSTT, MockTTS, type Agent, type STT, type TTS } from '@openmic/core'
+import { CartesiaSTT, CartesiaTTS } from '@openmic/cartesia'
 import { MistralAgent, MistralSTT, MistralTTS } from '@openmic/mistral'
 import { OpenaiAgent, OpenaiSTT, OpenaiTTS } from '@openmic/openai'
 import { MicdropServer } from '@openmic/server'
 import {
+  createFakeCartesiaSTT,
+  createFakeCartesiaTTS,
   createFakeMistral,
   createFakeMistralRealtime,
   createFakeMistralSpeech,
@@ -181,10 +184,36 @@ async function mistral(): Promise<Pipeline> {
   }
 }
 
+/** Cartesia has no LLM: its speech around OpenaiAgent, as a Cartesia user would pair them. */
+async function cartesia(): Promise<Pipeline> {
+  const chat = await createFakeOpenAI()
+  const stt = await createFakeCartesiaSTT()
+  // Cartesia's audio at real-time pace after its first byte (40 ms chunks, 40 ms apart).
+  const tts = await createFakeCartesiaTTS({ firstAudioDelayMs: TTS_MS, chunkDelayMs: 40 })
+  return {
+    name: 'CartesiaSTT + OpenaiAgent + CartesiaTTS',
+    make: () => ({
+      agent: new OpenaiAgent({ apiKey: 'k', baseURL: chat.baseURL, systemPrompt: 'Be brief.' }),
+      stt: new CartesiaSTT({ apiKey: 'k', baseURL: stt.baseURL }),
+      tts: new CartesiaTTS({ apiKey: 'k', baseURL: tts.baseURL, voiceId: 'v' }),
+    }),
+    script: () => {
+      stt.replyTranscript('What time is it?', { delayMs: STT_MS })
+      chat.replyParts([
+        { type: 'delay', ms: MODEL_MS },
+        { type: 'text', delta: ANSWER },
+      ])
+    },
+    close: async () => {
+      await Promise.all([chat.close(), stt.close(), tts.close()])
+    },
+  }
+}
+
 const rows: string[] = []
 const cell = (values: number[]) =>
   `${quantile(values, 0.5).toFixed(1).padStart(6)} | ${quantile(values, 0.99).toFixed(1).padStart(6)}`
-for (const make of [mocks, openai, mistral]) {
+for (const make of [mocks, openai, mistral, cartesia]) {
   const pipeline = await make()
   const turns = await measure(pipeline)
   await pipeline.close()

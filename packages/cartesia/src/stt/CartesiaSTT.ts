@@ -47,7 +47,7 @@ interface Utterance {
  */
 export class CartesiaSTT extends STT {
   /** The SDK client sessions are opened with. */
-  readonly cartesia: Cartesia
+  private readonly cartesia: Cartesia
   private session?: STTSession
   /** Utterances not finished, in order: audio is sent, and transcripts matched, in this order. */
   private readonly utterances: Utterance[] = []

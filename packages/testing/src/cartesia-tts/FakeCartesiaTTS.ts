@@ -236,7 +236,7 @@ export class FakeCartesiaTTS {
     const { msPerWord = 80, chunkMs = 40, chunkDelayMs = 2, firstAudioDelayMs = 0 } = this.options
     const words = request.transcript.match(/\S+/g) ?? []
     if (words.length > 0 && !silenced()) {
-      if (firstAudioDelayMs > 0) await sleep(firstAudioDelayMs)
+      if (firstAudioDelayMs > 0 && context.audioBytes === 0) await sleep(firstAudioDelayMs)
       const startMs = context.audioMs
       if (request.add_timestamps && !silenced())
         send({

@@ -26,7 +26,7 @@ export interface FakeCartesiaTTSOptions {
   chunkMs?: number
   /** Wait between two chunks, in ms (default 2). */
   chunkDelayMs?: number
-  /** Wait after a piece of text before its audio, in ms (default 0): Cartesia's time to first audio. */
+  /** Wait before a context's first audio, in ms (default 0): Cartesia's time to first audio. */
   firstAudioDelayMs?: number
   /**
    * Go on sending a cancelled context's audio (and its `done`), as a server whose cancel arrives
