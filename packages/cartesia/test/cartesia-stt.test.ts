@@ -162,6 +162,7 @@ describe('CartesiaSTT: failures', () => {
     const { fake, stt, of, logs, ends } = await setup()
     fake.reply(
       { type: 'raw', text: '{not json' },
+      { type: 'raw', text: 'null' },
       { type: 'transcript', text: 'Fine.', isFinal: true },
       { type: 'flush_done' }
     )
@@ -169,5 +170,6 @@ describe('CartesiaSTT: failures', () => {
     await until(() => ends().length === 1)
     expect(of('Transcript')).toEqual(['Fine.'])
     expect(logs.join('\n')).toMatch(/not JSON/)
+    expect(logs.join('\n')).toMatch(/could not read: null/)
   })
 })

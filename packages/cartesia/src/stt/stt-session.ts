@@ -61,8 +61,9 @@ export class STTSession {
     )
     const socket = this.ws.socket as unknown as {
       on(event: string, listener: (...args: any[]) => void): void
-      platformSocket?: { on(event: string, listener: (...args: any[]) => void): void }
+      platformSocket?: import('ws').WebSocket
     }
+    if (socket.platformSocket) guardMessages(socket.platformSocket, events.log)
     socket.on('open', () => {
       clearTimeout(this.timer)
       this.everOpened = true
@@ -150,4 +151,22 @@ function inBandError(event: STTErrorResponse): CartesiaSTTError {
   const text = event.message ?? event.title ?? 'unknown error'
   const parts = [status, code].filter((part) => part !== undefined).join(' ')
   return new CartesiaSTTError(`${parts ? `${parts}: ` : ''}${text}`, status, code)
+}
+
+/**
+ * The SDK's message handler reads `type` from whatever JSON arrives, so a server message `null`
+ * would throw out of the socket's event and crash the process: its handlers are wrapped so that
+ * such a message is logged and dropped.
+ */
+function guardMessages(socket: import('ws').WebSocket, log: (...message: unknown[]) => void) {
+  for (const listener of socket.listeners('message') as Array<(...args: unknown[]) => void>) {
+    socket.off('message', listener)
+    socket.on('message', (...args: unknown[]) => {
+      try {
+        listener(...args)
+      } catch (error) {
+        log('Ignored a message the SDK could not read:', String(args[0]).slice(0, 200), error)
+      }
+    })
+  }
 }
