@@ -45,21 +45,61 @@ describe('loadConfig', () => {
     )
   })
 
-  it('picks Cartesia speech with CARTESIA_API_KEY, after OpenAI and Mistral', () => {
+  it('picks Gradium speech when GRADIUM_API_KEY is set, before the other keys', () => {
+    expect(
+      loadConfig({ GRADIUM_API_KEY: 'g', OPENAI_API_KEY: 'sk', GRADIUM_REGION: 'us' })
+    ).toMatchObject({
+      agent: 'openai',
+      stt: 'gradium',
+      tts: 'gradium',
+      gradium: { apiKey: 'g', region: 'us', voiceId: 'YTpq7expH9539ERJ' },
+    })
+    expect(
+      loadConfig({ GRADIUM_API_KEY: 'g', OPENMIC_STT: 'openai', OPENAI_API_KEY: 'sk' })
+    ).toMatchObject({ stt: 'openai', tts: 'gradium' })
+    expect(loadConfig({ GRADIUM_API_KEY: 'g', GRADIUM_VOICE_ID: 'v1' }).gradium.voiceId).toBe('v1')
+    expect(() => loadConfig({ OPENMIC_STT: 'gradium' })).toThrow(
+      new DemoConfigError('OPENMIC_STT=gradium needs GRADIUM_API_KEY.')
+    )
+    expect(() => loadConfig({ GRADIUM_API_KEY: 'g', GRADIUM_REGION: 'asia' })).toThrow(
+      /Invalid demo configuration:[\s\S]*gradium/
+    )
+  })
+
+  it('picks ElevenLabs speech when ELEVENLABS_API_KEY is set, before the LLM providers', () => {
+    expect(
+      loadConfig({ ELEVENLABS_API_KEY: 'xi', OPENAI_API_KEY: 'sk', ELEVENLABS_VOICE_ID: 'v1' })
+    ).toMatchObject({
+      agent: 'openai',
+      stt: 'elevenlabs',
+      tts: 'elevenlabs',
+      elevenlabs: { apiKey: 'xi', voiceId: 'v1' },
+    })
+    expect(loadConfig({ ELEVENLABS_API_KEY: 'xi' }).elevenlabs.voiceId).toBe('JBFqnCBsd6RMkjVDRZzb')
+    expect(
+      loadConfig({ ELEVENLABS_API_KEY: 'xi', OPENAI_API_KEY: 'sk', OPENMIC_STT: 'openai' })
+    ).toMatchObject({ stt: 'openai', tts: 'elevenlabs' })
+    expect(() => loadConfig({ OPENMIC_TTS: 'elevenlabs' })).toThrow(
+      new DemoConfigError('OPENMIC_TTS=elevenlabs needs ELEVENLABS_API_KEY.')
+    )
+  })
+
+  it('picks Cartesia speech when CARTESIA_API_KEY is set, after ElevenLabs and Gradium, before the LLM providers', () => {
     expect(loadConfig({ CARTESIA_API_KEY: 'c' })).toMatchObject({
       agent: 'local',
       stt: 'cartesia',
       tts: 'cartesia',
       cartesia: { apiKey: 'c', voiceId: 'e07c00bc-4134-4eae-9ea4-1a55fb45746b' },
     })
-    expect(loadConfig({ CARTESIA_API_KEY: 'c', MISTRAL_API_KEY: 'm' }).tts).toBe('mistral')
+    expect(loadConfig({ CARTESIA_API_KEY: 'c', MISTRAL_API_KEY: 'm' }).tts).toBe('cartesia')
+    expect(loadConfig({ CARTESIA_API_KEY: 'c', GRADIUM_API_KEY: 'g' }).tts).toBe('gradium')
     expect(
       loadConfig({
         OPENAI_API_KEY: 'sk',
         CARTESIA_API_KEY: 'c',
         CARTESIA_VOICE_ID: 'v-1',
         CARTESIA_BASE_URL: 'http://127.0.0.1:9',
-        OPENMIC_TTS: 'cartesia',
+        OPENMIC_STT: 'openai',
       })
     ).toMatchObject({
       stt: 'openai',

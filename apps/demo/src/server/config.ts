@@ -18,16 +18,37 @@ const DemoConfigSchema = z.object({
   /** `auto`: OpenAI when OPENAI_API_KEY is set, else Mistral when MISTRAL_API_KEY is set, else local. */
   agent: z.enum(['auto', 'openai', 'mistral', 'local']).default('auto'),
   /**
-   * `auto`: OpenAI speech when OPENAI_API_KEY is set, else Mistral's when MISTRAL_API_KEY is set,
-   * else Cartesia's when CARTESIA_API_KEY is set, else local (pocketsphinx / flite). `mock`: core's
-   * mocks.
+   * `auto`: a speech provider's own key first (ElevenLabs, then Gradium, then Cartesia: a
+   * speech-only key says what it is for), else OpenAI's speech when OPENAI_API_KEY is set, else
+   * Mistral's when MISTRAL_API_KEY is set, else local (pocketsphinx / flite). `mock`: core's mocks.
    */
-  stt: z.enum(['auto', 'openai', 'mistral', 'cartesia', 'local', 'mock']).default('auto'),
-  tts: z.enum(['auto', 'openai', 'mistral', 'cartesia', 'local', 'mock']).default('auto'),
+  stt: z
+    .enum(['auto', 'elevenlabs', 'gradium', 'cartesia', 'openai', 'mistral', 'local', 'mock'])
+    .default('auto'),
+  tts: z
+    .enum(['auto', 'elevenlabs', 'gradium', 'cartesia', 'openai', 'mistral', 'local', 'mock'])
+    .default('auto'),
   /** Send each turn's latency to the page (`Metrics` messages). */
   metrics: z.coerce.boolean().default(true),
   openai: Provider.default({}),
   mistral: Provider.extend({ serverURL: z.string().url().optional() }).default({}),
+  gradium: z
+    .object({
+      apiKey: z.string().min(1).optional(),
+      region: z.enum(['eu', 'us']).optional(),
+      baseURL: z.string().url().optional(),
+      /** Default: Emma (`YTpq7expH9539ERJ`), a flagship voice of Gradium's library. */
+      voiceId: z.string().min(1).default('YTpq7expH9539ERJ'),
+    })
+    .default({ voiceId: 'YTpq7expH9539ERJ' }),
+  /** ElevenLabs speech: `voiceId` defaults to a premade voice (George). */
+  elevenlabs: z
+    .object({
+      apiKey: z.string().min(1).optional(),
+      voiceId: z.string().min(1).default('JBFqnCBsd6RMkjVDRZzb'),
+      baseURL: z.string().url().optional(),
+    })
+    .default({ voiceId: 'JBFqnCBsd6RMkjVDRZzb' }),
   /** Cartesia speech: Ink transcription and Sonic voices (`voiceId`: a Cartesia voice's id). */
   cartesia: Provider.extend({
     voiceId: z.string().min(1).default(DEFAULT_CARTESIA_VOICE),
@@ -35,7 +56,8 @@ const DemoConfigSchema = z.object({
 })
 
 /** Where speech comes from, once `auto` is resolved. */
-export type SpeechProvider = 'openai' | 'mistral' | 'cartesia' | 'local' | 'mock'
+export type SpeechProvider =
+  'elevenlabs' | 'gradium' | 'cartesia' | 'openai' | 'mistral' | 'local' | 'mock'
 
 export type DemoConfig = Omit<z.infer<typeof DemoConfigSchema>, 'agent' | 'stt' | 'tts'> & {
   agent: 'openai' | 'mistral' | 'local'
@@ -52,8 +74,9 @@ export class DemoConfigError extends Error {
  * Reads the configuration: defaults, then the JSON file named by `OPENMIC_CONFIG` (if any), then
  * environment variables (`OPENMIC_HOST`, `PORT`, `OPENMIC_TOKEN`, `OPENMIC_AGENT`, `OPENMIC_STT`,
  * `OPENMIC_TTS`, `OPENAI_API_KEY`, `OPENAI_MODEL`, `OPENAI_BASE_URL`, `MISTRAL_API_KEY`,
- * `MISTRAL_MODEL`, `MISTRAL_SERVER_URL`, `CARTESIA_API_KEY`, `CARTESIA_BASE_URL`,
- * `CARTESIA_VOICE_ID`).
+ * `MISTRAL_MODEL`, `MISTRAL_SERVER_URL`, `ELEVENLABS_API_KEY`, `ELEVENLABS_VOICE_ID`,
+ * `ELEVENLABS_BASE_URL`, `GRADIUM_API_KEY`, `GRADIUM_REGION`, `GRADIUM_BASE_URL`, `GRADIUM_VOICE_ID`,
+ * `CARTESIA_API_KEY`, `CARTESIA_BASE_URL`, `CARTESIA_VOICE_ID`).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
   const file = env.OPENMIC_CONFIG ? readConfigFile(env.OPENMIC_CONFIG) : {}
@@ -74,6 +97,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
       model: env.MISTRAL_MODEL,
       serverURL: env.MISTRAL_SERVER_URL,
     }),
+    gradium: prune({
+      apiKey: env.GRADIUM_API_KEY,
+      region: env.GRADIUM_REGION,
+      baseURL: env.GRADIUM_BASE_URL,
+      voiceId: env.GRADIUM_VOICE_ID,
+    }),
+    elevenlabs: prune({
+      apiKey: env.ELEVENLABS_API_KEY,
+      voiceId: env.ELEVENLABS_VOICE_ID,
+      baseURL: env.ELEVENLABS_BASE_URL,
+    }),
     cartesia: prune({
       apiKey: env.CARTESIA_API_KEY,
       baseURL: env.CARTESIA_BASE_URL,
@@ -85,6 +119,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
     ...fromEnv,
     openai: { ...(file.openai as object), ...(fromEnv.openai as object) },
     mistral: { ...(file.mistral as object), ...(fromEnv.mistral as object) },
+    gradium: { ...(file.gradium as object), ...(fromEnv.gradium as object) },
+    elevenlabs: { ...(file.elevenlabs as object), ...(fromEnv.elevenlabs as object) },
     cartesia: { ...(file.cartesia as object), ...(fromEnv.cartesia as object) },
   }
   const parsed = DemoConfigSchema.safeParse(merged)
@@ -108,9 +144,12 @@ function resolveSpeech(
   config: z.infer<typeof DemoConfigSchema>
 ): SpeechProvider {
   if (choice === 'auto') {
+    // A speech provider's key is set for its speech: it comes before the LLM providers'.
+    if (config.elevenlabs.apiKey) return 'elevenlabs'
+    if (config.gradium.apiKey) return 'gradium'
+    if (config.cartesia.apiKey) return 'cartesia'
     if (config.openai.apiKey) return 'openai'
     if (config.mistral.apiKey) return 'mistral'
-    if (config.cartesia.apiKey) return 'cartesia'
     return 'local'
   }
   if (choice === 'cartesia' && !config.cartesia.apiKey) {
@@ -121,6 +160,12 @@ function resolveSpeech(
   }
   if (choice === 'mistral' && !config.mistral.apiKey) {
     throw new DemoConfigError(`OPENMIC_${kind}=mistral needs MISTRAL_API_KEY.`)
+  }
+  if (choice === 'gradium' && !config.gradium.apiKey) {
+    throw new DemoConfigError(`OPENMIC_${kind}=gradium needs GRADIUM_API_KEY.`)
+  }
+  if (choice === 'elevenlabs' && !config.elevenlabs.apiKey) {
+    throw new DemoConfigError(`OPENMIC_${kind}=elevenlabs needs ELEVENLABS_API_KEY.`)
   }
   return choice
 }

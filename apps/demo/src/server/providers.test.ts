@@ -1,9 +1,15 @@
 import { CartesiaSTT, CartesiaTTS } from '@openmic/cartesia'
+import { ElevenLabsSTT, ElevenLabsTTS } from '@openmic/elevenlabs'
+import { GradiumSTT, GradiumTTS } from '@openmic/gradium'
 import { MistralSTT, MistralTTS } from '@openmic/mistral'
 import { OpenaiSTT, OpenaiTTS } from '@openmic/openai'
 import {
   createFakeCartesiaSTT,
   createFakeCartesiaTTS,
+  createFakeGradiumSTT,
+  createFakeGradiumTTS,
+  createFakeElevenLabsSTT,
+  createFakeElevenLabsTTS,
   createFakeMistralRealtime,
   createFakeOpenaiRealtime,
 } from '@openmic/testing'
@@ -51,6 +57,50 @@ describe('speech by configuration', () => {
       stt.destroy()
       tts.destroy()
       await realtime.close()
+    }
+  })
+
+  it('with GRADIUM_API_KEY: GradiumSTT and GradiumTTS (their sockets opened with the key)', async () => {
+    const asr = await createFakeGradiumSTT()
+    const speech = await createFakeGradiumTTS()
+    const stt = await createSTT(
+      loadConfig({ GRADIUM_API_KEY: 'g-demo', GRADIUM_BASE_URL: asr.baseURL })
+    )
+    const tts = await createTTS(
+      loadConfig({ GRADIUM_API_KEY: 'g-demo', GRADIUM_BASE_URL: speech.baseURL })
+    )
+    try {
+      expect(stt).toBeInstanceOf(GradiumSTT)
+      expect(tts).toBeInstanceOf(GradiumTTS)
+      await until(() => asr.sessions.length > 0 && speech.sessions.length > 0)
+      expect(asr.sessions[0]!.headers['x-api-key']).toBe('g-demo')
+      expect(speech.sessions[0]!.headers['x-api-key']).toBe('g-demo')
+    } finally {
+      stt.destroy()
+      tts.destroy()
+      await asr.close()
+      await speech.close()
+    }
+  })
+
+  it('with ELEVENLABS_API_KEY: ElevenLabsSTT and ElevenLabsTTS, their sockets opened with the key and the voice', async () => {
+    const scribe = await createFakeElevenLabsSTT()
+    const speech = await createFakeElevenLabsTTS()
+    const env = { ELEVENLABS_API_KEY: 'xi-demo', ELEVENLABS_VOICE_ID: 'voice-demo' }
+    const stt = await createSTT(loadConfig({ ...env, ELEVENLABS_BASE_URL: scribe.baseURL }))
+    const tts = await createTTS(loadConfig({ ...env, ELEVENLABS_BASE_URL: speech.baseURL }))
+    try {
+      expect(stt).toBeInstanceOf(ElevenLabsSTT)
+      expect(tts).toBeInstanceOf(ElevenLabsTTS)
+      await until(() => scribe.sessions.length > 0 && speech.connections.length > 0)
+      expect(scribe.sessions[0]!.headers['xi-api-key']).toBe('xi-demo')
+      expect(speech.connections[0]!.headers['xi-api-key']).toBe('xi-demo')
+      expect(speech.connections[0]!.voiceId).toBe('voice-demo')
+    } finally {
+      stt.destroy()
+      tts.destroy()
+      await scribe.close()
+      await speech.close()
     }
   })
 

@@ -26,6 +26,11 @@ export async function createAgent(config: DemoConfig): Promise<Agent> {
 /** Builds speech-to-text: a cloud provider's, offline pocketsphinx, or the mock. */
 export async function createSTT(config: DemoConfig): Promise<STT> {
   switch (config.stt) {
+    case 'elevenlabs': {
+      const { ElevenLabsSTT } = await import('@openmic/elevenlabs')
+      const { apiKey, baseURL } = config.elevenlabs
+      return new ElevenLabsSTT({ apiKey, baseURL })
+    }
     case 'openai': {
       const { OpenaiSTT } = await import('@openmic/openai')
       return new OpenaiSTT({ apiKey: config.openai.apiKey, baseURL: config.openai.baseURL })
@@ -33,6 +38,11 @@ export async function createSTT(config: DemoConfig): Promise<STT> {
     case 'mistral': {
       const { MistralSTT } = await import('@openmic/mistral')
       return new MistralSTT({ apiKey: config.mistral.apiKey, serverURL: config.mistral.serverURL })
+    }
+    case 'gradium': {
+      const { GradiumSTT } = await import('@openmic/gradium')
+      const { apiKey, region, baseURL } = config.gradium
+      return new GradiumSTT({ apiKey, region, baseURL })
     }
     case 'cartesia': {
       const { CartesiaSTT } = await import('@openmic/cartesia')
@@ -50,6 +60,10 @@ export async function createSTT(config: DemoConfig): Promise<STT> {
 /** Builds text-to-speech: a cloud provider's, offline flite, or the mock tone generator. */
 export async function createTTS(config: DemoConfig): Promise<TTS> {
   switch (config.tts) {
+    case 'elevenlabs': {
+      const { ElevenLabsTTS } = await import('@openmic/elevenlabs')
+      return new ElevenLabsTTS(config.elevenlabs)
+    }
     case 'openai': {
       const { OpenaiTTS } = await import('@openmic/openai')
       return new OpenaiTTS({ apiKey: config.openai.apiKey, baseURL: config.openai.baseURL })
@@ -57,6 +71,10 @@ export async function createTTS(config: DemoConfig): Promise<TTS> {
     case 'mistral': {
       const { MistralTTS } = await import('@openmic/mistral')
       return new MistralTTS({ apiKey: config.mistral.apiKey, serverURL: config.mistral.serverURL })
+    }
+    case 'gradium': {
+      const { GradiumTTS } = await import('@openmic/gradium')
+      return new GradiumTTS(config.gradium)
     }
     case 'cartesia': {
       const { CartesiaTTS } = await import('@openmic/cartesia')
