@@ -1,9 +1,4 @@
-import type { IncomingMessage } from 'node:http'
-import type { Socket } from 'node:net'
-import { setTimeout as sleep } from 'node:timers/promises'
-import { WebSocketServer } from 'ws'
-import { LoopbackServer } from '../net/loopback-server.js'
-import type { FakeCartesiaRejection } from '../cartesia-tts/types.js'
+import { WebSocketFakeServer, waitUntil } from '../net/websocket-fake-server.js'
 import { FakeCartesiaSTTSession } from './FakeCartesiaSTTSession.js'
 import type { FakeCartesiaSTTOptions, FakeCartesiaSTTPart } from './types.js'
 
@@ -43,30 +38,29 @@ export interface FakeCartesiaTranscriptOptions {
 export class FakeCartesiaSTT {
   /** Every session opened (upgrades accepted), in order. */
   readonly sessions: FakeCartesiaSTTSession[] = []
-  /** Every upgrade request received, accepted or not. */
-  upgrades = 0
   private readonly replies: FakeCartesiaSTTPart[][] = []
-  private readonly rejections: FakeCartesiaRejection[] = []
-  private readonly http: LoopbackServer
-  private readonly wss = new WebSocketServer({ noServer: true })
+  private readonly server: WebSocketFakeServer
 
   constructor(private readonly options: FakeCartesiaSTTOptions = {}) {
-    this.http = new LoopbackServer((_req, res) => {
-      res.writeHead(404, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ message: 'Fake Cartesia STT: WebSocket only' }))
-    })
-    this.http.server.on('upgrade', (req, socket, head) => this.upgrade(req, socket as Socket, head))
+    this.server = new WebSocketFakeServer('Fake Cartesia STT', CARTESIA_STT_PATH, (ws, req, url) =>
+      this.sessions.push(new FakeCartesiaSTTSession(ws, req.headers, url, () => this.nextReply()))
+    )
+  }
+
+  /** Every upgrade request received, accepted or not. */
+  get upgrades(): number {
+    return this.server.upgrades
   }
 
   /** Starts listening on a free port of 127.0.0.1. */
   async listen(): Promise<this> {
-    await this.http.listen()
+    await this.server.listen()
     return this
   }
 
   /** `http://127.0.0.1:<port>`: a client's `baseURL`. */
   get baseURL(): string {
-    return this.http.origin
+    return this.server.origin
   }
 
   /** The audio of every finalized utterance of every session, in order. */
@@ -117,27 +111,26 @@ export class FakeCartesiaSTT {
 
   /** Refuses the next `times` upgrades (default 1) with an HTTP status (401 for a wrong key...). */
   rejectUpgrades(status: number, options: { times?: number; body?: unknown } = {}): this {
-    for (let i = 0; i < (options.times ?? 1); i++)
-      this.rejections.push({ status, body: options.body })
+    this.server.reject(status, options)
     return this
   }
 
   /** Resolves once `count` sessions were opened. */
   async waitForSessions(count: number, timeoutMs = 5000): Promise<FakeCartesiaSTTSession[]> {
-    await waitFor(
+    await waitUntil(
       () => this.sessions.length >= count,
       timeoutMs,
-      () => `${this.sessions.length} of ${count} sessions`
+      () => `Fake Cartesia STT: ${this.sessions.length} of ${count} sessions`
     )
     return this.sessions.slice(0, count)
   }
 
   /** Resolves once `count` finalizes were received, over all sessions. */
   async waitForFinalizes(count: number, timeoutMs = 5000): Promise<Buffer[]> {
-    await waitFor(
+    await waitUntil(
       () => this.finalizes.length >= count,
       timeoutMs,
-      () => `${this.finalizes.length} of ${count} finalizes`
+      () => `Fake Cartesia STT: ${this.finalizes.length} of ${count} finalizes`
     )
     return this.finalizes.slice(0, count)
   }
@@ -149,31 +142,7 @@ export class FakeCartesiaSTT {
 
   /** Stops the server, cutting open connections. */
   async close(): Promise<void> {
-    for (const client of this.wss.clients) client.terminate()
-    this.wss.close()
-    await this.http.close()
-  }
-
-  private upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
-    this.upgrades++
-    const url = new URL(req.url ?? '/', this.baseURL)
-    const rejection: FakeCartesiaRejection | undefined =
-      url.pathname !== CARTESIA_STT_PATH
-        ? { status: 404, body: { message: `Fake Cartesia STT: no route ${url.pathname}` } }
-        : this.rejections.shift()
-    if (rejection) {
-      const body = JSON.stringify(
-        rejection.body ?? { message: `Fake rejection ${rejection.status}` }
-      )
-      socket.end(
-        `HTTP/1.1 ${rejection.status} Fake\r\ncontent-type: application/json\r\n` +
-          `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
-      )
-      return
-    }
-    this.wss.handleUpgrade(req, socket, head, (ws) => {
-      this.sessions.push(new FakeCartesiaSTTSession(ws, req.headers, url, () => this.nextReply()))
-    })
+    await this.server.close()
   }
 
   private nextReply(): FakeCartesiaSTTPart[] {
@@ -191,12 +160,4 @@ export function createFakeCartesiaSTT(
   options: FakeCartesiaSTTOptions = {}
 ): Promise<FakeCartesiaSTT> {
   return new FakeCartesiaSTT(options).listen()
-}
-
-async function waitFor(done: () => boolean, timeoutMs: number, what: () => string) {
-  const start = Date.now()
-  while (!done()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`Fake Cartesia STT: ${what()}`)
-    await sleep(2)
-  }
 }

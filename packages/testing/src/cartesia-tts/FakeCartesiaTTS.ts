@@ -1,15 +1,10 @@
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
-import type { Socket } from 'node:net'
+import type { IncomingHttpHeaders } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { WebSocketServer, type WebSocket } from 'ws'
-import { LoopbackServer } from '../net/loopback-server.js'
+import type { WebSocket } from 'ws'
+import { WebSocketFakeServer, waitUntil } from '../net/websocket-fake-server.js'
 import { FakeCartesiaContext, type RecordedGenerationRequest } from './FakeCartesiaContext.js'
 import { tone16k } from './tone.js'
-import type {
-  FakeCartesiaRejection,
-  FakeCartesiaTTSOptions,
-  FakeCartesiaTTSReply,
-} from './types.js'
+import type { FakeCartesiaTTSOptions, FakeCartesiaTTSReply } from './types.js'
 
 /** The path of Cartesia's TTS WebSocket. */
 export const CARTESIA_TTS_PATH = '/tts/websocket'
@@ -50,30 +45,29 @@ export class FakeCartesiaTTS {
   readonly connections: FakeCartesiaTTSConnection[] = []
   /** Every context, in the order of its first message. */
   readonly contexts: FakeCartesiaContext[] = []
-  /** Every upgrade request, accepted or not. */
-  upgrades = 0
   private readonly replies: FakeCartesiaTTSReply[] = []
-  private readonly rejections: FakeCartesiaRejection[] = []
-  private readonly http: LoopbackServer
-  private readonly wss = new WebSocketServer({ noServer: true })
+  private readonly server: WebSocketFakeServer
 
   constructor(private readonly options: FakeCartesiaTTSOptions = {}) {
-    this.http = new LoopbackServer((_req, res) => {
-      res.writeHead(404, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ message: 'Fake Cartesia TTS: WebSocket only' }))
-    })
-    this.http.server.on('upgrade', (req, socket, head) => this.upgrade(req, socket as Socket, head))
+    this.server = new WebSocketFakeServer('Fake Cartesia TTS', CARTESIA_TTS_PATH, (ws, req, url) =>
+      this.accept(ws, req.headers, url)
+    )
+  }
+
+  /** Every upgrade request, accepted or not. */
+  get upgrades(): number {
+    return this.server.upgrades
   }
 
   /** Starts listening on a free port of 127.0.0.1. */
   async listen(): Promise<this> {
-    await this.http.listen()
+    await this.server.listen()
     return this
   }
 
   /** `http://127.0.0.1:<port>`: a client's `baseURL`. */
   get baseURL(): string {
-    return this.http.origin
+    return this.server.origin
   }
 
   /** The context `id`, if the client used it. */
@@ -112,8 +106,7 @@ export class FakeCartesiaTTS {
 
   /** Refuses the next `times` upgrades (default 1) with an HTTP status (401 for a wrong key...). */
   rejectUpgrades(status: number, options: { times?: number; body?: unknown } = {}): this {
-    for (let i = 0; i < (options.times ?? 1); i++)
-      this.rejections.push({ status, body: options.body })
+    this.server.reject(status, options)
     return this
   }
 
@@ -125,81 +118,60 @@ export class FakeCartesiaTTS {
 
   /** Resolves once `count` contexts were seen. */
   async waitForContexts(count: number, timeoutMs = 5000): Promise<FakeCartesiaContext[]> {
-    const start = Date.now()
-    while (this.contexts.length < count) {
-      if (Date.now() - start > timeoutMs)
-        throw new Error(`Fake Cartesia TTS: ${this.contexts.length} of ${count} contexts`)
-      await sleep(2)
-    }
+    await waitUntil(
+      () => this.contexts.length >= count,
+      timeoutMs,
+      () => `Fake Cartesia TTS: ${this.contexts.length} of ${count} contexts`
+    )
     return this.contexts.slice(0, count)
   }
 
   /** Stops the server, cutting open connections. */
   async close(): Promise<void> {
-    for (const client of this.wss.clients) client.terminate()
-    this.wss.close()
-    await this.http.close()
+    await this.server.close()
   }
 
-  private upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
-    this.upgrades++
-    const url = new URL(req.url ?? '/', this.baseURL)
-    const rejection: FakeCartesiaRejection | undefined =
-      url.pathname !== CARTESIA_TTS_PATH
-        ? { status: 404, body: { message: `Fake Cartesia TTS: no route ${url.pathname}` } }
-        : this.rejections.shift()
-    if (rejection) {
-      const body = JSON.stringify(
-        rejection.body ?? { message: `Fake rejection ${rejection.status}` }
-      )
-      socket.end(
-        `HTTP/1.1 ${rejection.status} Fake\r\ncontent-type: application/json\r\n` +
-          `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
-      )
-      return
+  private accept(ws: WebSocket, headers: IncomingHttpHeaders, url: URL): void {
+    const connection: FakeCartesiaTTSConnection = {
+      headers,
+      url,
+      messages: [],
+      socket: ws,
     }
-    this.wss.handleUpgrade(req, socket, head, (ws) => {
-      const connection: FakeCartesiaTTSConnection = {
-        headers: req.headers,
-        url,
-        messages: [],
-        socket: ws,
+    const index = this.connections.push(connection) - 1
+    ws.on('error', () => {})
+    ws.on('close', (code) => (connection.closeCode = code))
+    // Each context's answers go out in order, one piece of text after the other.
+    const queues = new Map<string, Promise<void>>()
+    ws.on('message', (data, isBinary) => {
+      const text = String(data)
+      let message: any
+      try {
+        message = isBinary ? text : JSON.parse(text)
+      } catch {
+        message = text
       }
-      const index = this.connections.push(connection) - 1
-      ws.on('error', () => {})
-      ws.on('close', (code) => (connection.closeCode = code))
-      // Each context's answers go out in order, one piece of text after the other.
-      const queues = new Map<string, Promise<void>>()
-      ws.on('message', (data, isBinary) => {
-        const text = String(data)
-        let message: any
-        try {
-          message = isBinary ? text : JSON.parse(text)
-        } catch {
-          message = text
-        }
-        connection.messages.push(message)
-        if (typeof message !== 'object' || message === null) return
-        const id = String(message.context_id ?? '')
-        let context = this.context(id)
-        if (message.cancel === true) {
-          if (context) context.cancelled = true
-          return
-        }
-        if (!context) {
-          context = new FakeCartesiaContext(id, index, this.replies.shift() ?? { kind: 'speech' })
-          this.contexts.push(context)
-        }
-        const request = message as RecordedGenerationRequest
-        context.requests.push(request)
-        if (request.continue !== true) context.ended = true
-        const current = context
-        const previous = queues.get(id) ?? Promise.resolve()
-        queues.set(
-          id,
-          previous.then(() => this.answer(ws, current, request)).catch(() => {})
-        )
-      })
+      connection.messages.push(message)
+      if (typeof message !== 'object' || message === null) return
+      const id = String(message.context_id ?? '')
+      let context = this.context(id)
+      if (message.cancel === true) {
+        if (context) context.cancelled = true
+        return
+      }
+      if (!context) {
+        context = new FakeCartesiaContext(id, index, this.replies.shift() ?? { kind: 'speech' })
+        this.contexts.push(context)
+      }
+      const request = message as RecordedGenerationRequest
+      context.requests.push(request)
+      if (request.continue !== true) context.ended = true
+      const current = context
+      const previous = queues.get(id) ?? Promise.resolve()
+      queues.set(
+        id,
+        previous.then(() => this.answer(ws, current, request)).catch(() => {})
+      )
     })
   }
 

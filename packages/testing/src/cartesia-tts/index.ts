@@ -2,8 +2,4 @@ export { CARTESIA_TTS_PATH, createFakeCartesiaTTS, FakeCartesiaTTS } from './Fak
 export type { FakeCartesiaTTSConnection } from './FakeCartesiaTTS.js'
 export { FakeCartesiaContext } from './FakeCartesiaContext.js'
 export type { RecordedGenerationRequest } from './FakeCartesiaContext.js'
-export type {
-  FakeCartesiaRejection,
-  FakeCartesiaTTSOptions,
-  FakeCartesiaTTSReply,
-} from './types.js'
+export type { FakeCartesiaTTSOptions, FakeCartesiaTTSReply } from './types.js'

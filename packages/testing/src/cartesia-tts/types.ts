@@ -34,9 +34,3 @@ export interface FakeCartesiaTTSOptions {
    */
   ignoreCancel?: boolean
 }
-
-/** How the fake refuses a WebSocket upgrade: an HTTP status and a JSON body. */
-export interface FakeCartesiaRejection {
-  status: number
-  body?: unknown
-}
