@@ -156,6 +156,20 @@ describe('CartesiaTTS: failures', () => {
     await until(() => of('AudioEnd').length === 1)
   })
 
+  it('ignores a late error of a cancelled context: the current speak() goes on', async () => {
+    const { fake, tts, of } = await setup({}, { chunkDelayMs: 10 })
+    tts.speak(Readable.from(['One two three four five six. ']))
+    await until(() => of('Audio').length > 0)
+    tts.cancel()
+    tts.speak(Readable.from(['Seven eight.']))
+    const [first] = await fake.waitForContexts(2)
+    fake.connections[0]!.socket.send(
+      JSON.stringify({ type: 'error', context_id: first!.id, status_code: 500, message: 'late' })
+    )
+    await until(() => of('AudioEnd').length === 1)
+    expect(of('Failed')).toEqual([])
+  })
+
   it('fails with the HTTP status and message of a refused connection', async () => {
     const fake = await createFakeCartesiaTTS()
     after(() => fake.close())
