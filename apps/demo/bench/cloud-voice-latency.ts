@@ -4,11 +4,12 @@
 // 300 ms, TTS first byte 200 ms. What is left once those 650 ms are taken out is the framework's
 // own time. The same turn with core's mocks scripted to the same latencies stands beside it, as
 // the reference: the server's path without any provider client.
-// Usage: pnpm bench:cloud   (TURNS=40 by default; PIPELINES=mocks,gradium runs only those)
+// Usage: pnpm bench:cloud   (TURNS=40 by default; PIPELINES=mocks,gladia runs only those)
 import type { AddressInfo } from 'node:net'
 import type { MicdropTurnMetrics } from '@openmic/core/protocol'
 import { MockAgent, MockSTT, MockTTS, type Agent, type STT, type TTS } from '@openmic/core'
 import { CartesiaSTT, CartesiaTTS } from '@openmic/cartesia'
+import { GladiaSTT } from '@openmic/gladia'
 import { GradiumSTT, GradiumTTS } from '@openmic/gradium'
 import { ElevenLabsSTT, ElevenLabsTTS } from '@openmic/elevenlabs'
 import { MistralAgent, MistralSTT, MistralTTS } from '@openmic/mistral'
@@ -17,6 +18,7 @@ import { MicdropServer } from '@openmic/server'
 import {
   createFakeCartesiaSTT,
   createFakeCartesiaTTS,
+  createFakeGladiaLive,
   createFakeGradiumSTT,
   createFakeGradiumTTS,
   createFakeElevenLabsSTT,
@@ -190,6 +192,36 @@ async function mistral(): Promise<Pipeline> {
   }
 }
 
+/** Gladia transcribes; OpenAI's agent and speech (on their fakes) answer. */
+async function gladia(): Promise<Pipeline> {
+  const live = await createFakeGladiaLive()
+  const chat = await createFakeOpenAI()
+  const speech = await createFakeOpenaiSpeech()
+  return {
+    name: 'GladiaSTT + OpenaiAgent + OpenaiTTS',
+    make: () => ({
+      agent: new OpenaiAgent({ apiKey: 'k', baseURL: chat.baseURL, systemPrompt: 'Be brief.' }),
+      stt: new GladiaSTT({ apiKey: 'k', baseURL: live.baseURL }),
+      tts: new OpenaiTTS({ apiKey: 'k', baseURL: speech.baseURL }),
+    }),
+    script: () => {
+      // The final comes STT_MS after stop_recording, then end_recording.
+      live.replyTranscript('What time is it?', { delayMs: STT_MS, partials: [] })
+      chat.replyParts([
+        { type: 'delay', ms: MODEL_MS },
+        { type: 'text', delta: ANSWER },
+      ])
+      speech.enqueue(
+        { type: 'audio', firstByteMs: TTS_MS, chunkDelayMs: 'realtime' },
+        { type: 'audio', firstByteMs: TTS_MS, chunkDelayMs: 'realtime' }
+      )
+    },
+    close: async () => {
+      await Promise.all([live.close(), chat.close(), speech.close()])
+    },
+  }
+}
+
 /**
  * Gradium's speech with OpenaiAgent (Gradium has no model). `trailingTextMs` is GradiumSTT's wait
  * for text after `flushed` (default 100 ms): the row with 0 shows the framework without it.
@@ -287,6 +319,7 @@ const pipelines = {
   gradium0: gradium(0),
   elevenlabs,
   cartesia,
+  gladia,
 }
 for (const [id, make] of Object.entries(pipelines)) {
   if (only && !only.includes(id)) continue

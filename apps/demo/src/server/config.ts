@@ -15,15 +15,30 @@ const DemoConfigSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(3000),
   /** The token the page must send as a call parameter. */
   token: z.string().min(1).default('demo'),
-  /** `auto`: OpenAI when OPENAI_API_KEY is set, else Mistral when MISTRAL_API_KEY is set, else local. */
-  agent: z.enum(['auto', 'openai', 'mistral', 'local']).default('auto'),
+  /**
+   * `auto`: OpenAI when OPENAI_API_KEY is set, else Mistral when MISTRAL_API_KEY is set, else
+   * local. `ai-sdk`: an AI SDK model of the OpenAI-compatible server at `aiSdk.baseURL`.
+   */
+  agent: z.enum(['auto', 'openai', 'mistral', 'ai-sdk', 'local']).default('auto'),
   /**
    * `auto`: a speech provider's own key first (ElevenLabs, then Gradium, then Cartesia: a
    * speech-only key says what it is for), else OpenAI's speech when OPENAI_API_KEY is set, else
    * Mistral's when MISTRAL_API_KEY is set, else local (pocketsphinx / flite). `mock`: core's mocks.
+   * Speech-to-text only: `gladia`, which `auto` picks first for speech-to-text when GLADIA_API_KEY
+   * is set (that key serves nothing else).
    */
   stt: z
-    .enum(['auto', 'elevenlabs', 'gradium', 'cartesia', 'openai', 'mistral', 'local', 'mock'])
+    .enum([
+      'auto',
+      'elevenlabs',
+      'gradium',
+      'gladia',
+      'cartesia',
+      'openai',
+      'mistral',
+      'local',
+      'mock',
+    ])
     .default('auto'),
   tts: z
     .enum(['auto', 'elevenlabs', 'gradium', 'cartesia', 'openai', 'mistral', 'local', 'mock'])
@@ -49,6 +64,9 @@ const DemoConfigSchema = z.object({
       baseURL: z.string().url().optional(),
     })
     .default({ voiceId: 'JBFqnCBsd6RMkjVDRZzb' }),
+  /** `OPENMIC_AGENT=ai-sdk`: any OpenAI-compatible server (Ollama, vLLM, LM Studio, ...). */
+  aiSdk: Provider.default({}),
+  gladia: Provider.omit({ model: true }).default({}),
   /** Cartesia speech: Ink transcription and Sonic voices (`voiceId`: a Cartesia voice's id). */
   cartesia: Provider.extend({
     voiceId: z.string().min(1).default(DEFAULT_CARTESIA_VOICE),
@@ -59,9 +77,12 @@ const DemoConfigSchema = z.object({
 export type SpeechProvider =
   'elevenlabs' | 'gradium' | 'cartesia' | 'openai' | 'mistral' | 'local' | 'mock'
 
+/** Where speech-to-text comes from: speech providers, and those that only transcribe. */
+export type STTProvider = SpeechProvider | 'gladia'
+
 export type DemoConfig = Omit<z.infer<typeof DemoConfigSchema>, 'agent' | 'stt' | 'tts'> & {
-  agent: 'openai' | 'mistral' | 'local'
-  stt: SpeechProvider
+  agent: 'openai' | 'mistral' | 'ai-sdk' | 'local'
+  stt: STTProvider
   tts: SpeechProvider
 }
 
@@ -74,8 +95,9 @@ export class DemoConfigError extends Error {
  * Reads the configuration: defaults, then the JSON file named by `OPENMIC_CONFIG` (if any), then
  * environment variables (`OPENMIC_HOST`, `PORT`, `OPENMIC_TOKEN`, `OPENMIC_AGENT`, `OPENMIC_STT`,
  * `OPENMIC_TTS`, `OPENAI_API_KEY`, `OPENAI_MODEL`, `OPENAI_BASE_URL`, `MISTRAL_API_KEY`,
- * `MISTRAL_MODEL`, `MISTRAL_SERVER_URL`, `ELEVENLABS_API_KEY`, `ELEVENLABS_VOICE_ID`,
- * `ELEVENLABS_BASE_URL`, `GRADIUM_API_KEY`, `GRADIUM_REGION`, `GRADIUM_BASE_URL`, `GRADIUM_VOICE_ID`,
+ * `MISTRAL_MODEL`, `MISTRAL_SERVER_URL`, `AI_SDK_BASE_URL`, `AI_SDK_MODEL`, `AI_SDK_API_KEY`,
+ * `ELEVENLABS_API_KEY`, `ELEVENLABS_VOICE_ID`, `ELEVENLABS_BASE_URL`, `GRADIUM_API_KEY`,
+ * `GRADIUM_REGION`, `GRADIUM_BASE_URL`, `GRADIUM_VOICE_ID`, `GLADIA_API_KEY`, `GLADIA_BASE_URL`,
  * `CARTESIA_API_KEY`, `CARTESIA_BASE_URL`, `CARTESIA_VOICE_ID`).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
@@ -108,6 +130,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
       voiceId: env.ELEVENLABS_VOICE_ID,
       baseURL: env.ELEVENLABS_BASE_URL,
     }),
+    aiSdk: prune({
+      apiKey: env.AI_SDK_API_KEY,
+      model: env.AI_SDK_MODEL,
+      baseURL: env.AI_SDK_BASE_URL,
+    }),
+    gladia: prune({ apiKey: env.GLADIA_API_KEY, baseURL: env.GLADIA_BASE_URL }),
     cartesia: prune({
       apiKey: env.CARTESIA_API_KEY,
       baseURL: env.CARTESIA_BASE_URL,
@@ -121,6 +149,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
     mistral: { ...(file.mistral as object), ...(fromEnv.mistral as object) },
     gradium: { ...(file.gradium as object), ...(fromEnv.gradium as object) },
     elevenlabs: { ...(file.elevenlabs as object), ...(fromEnv.elevenlabs as object) },
+    aiSdk: { ...(file.aiSdk as object), ...(fromEnv.aiSdk as object) },
+    gladia: { ...(file.gladia as object), ...(fromEnv.gladia as object) },
     cartesia: { ...(file.cartesia as object), ...(fromEnv.cartesia as object) },
   }
   const parsed = DemoConfigSchema.safeParse(merged)
@@ -129,7 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
   return {
     ...parsed.data,
     agent: resolveAgent(parsed.data),
-    stt: resolveSpeech('STT', parsed.data.stt, parsed.data),
+    stt: resolveSTT(parsed.data),
     tts: resolveSpeech('TTS', parsed.data.tts, parsed.data),
   }
 }
@@ -140,7 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
  */
 function resolveSpeech(
   kind: 'STT' | 'TTS',
-  choice: z.infer<typeof DemoConfigSchema>['stt'],
+  choice: Exclude<z.infer<typeof DemoConfigSchema>['stt'], 'gladia'>,
   config: z.infer<typeof DemoConfigSchema>
 ): SpeechProvider {
   if (choice === 'auto') {
@@ -170,6 +200,15 @@ function resolveSpeech(
   return choice
 }
 
+/** Speech-to-text: the STT-only providers first, then as speech. */
+function resolveSTT(config: z.infer<typeof DemoConfigSchema>): STTProvider {
+  if (config.stt === 'gladia' || (config.stt === 'auto' && config.gladia.apiKey)) {
+    if (!config.gladia.apiKey) throw new DemoConfigError('OPENMIC_STT=gladia needs GLADIA_API_KEY.')
+    return 'gladia'
+  }
+  return resolveSpeech('STT', config.stt, config)
+}
+
 function resolveAgent(config: z.infer<typeof DemoConfigSchema>): DemoConfig['agent'] {
   if (config.agent === 'auto') {
     if (config.openai.apiKey || config.openai.baseURL) return 'openai'
@@ -183,6 +222,11 @@ function resolveAgent(config: z.infer<typeof DemoConfigSchema>): DemoConfig['age
   }
   if (config.agent === 'mistral' && !config.mistral.apiKey) {
     throw new DemoConfigError('OPENMIC_AGENT=mistral needs MISTRAL_API_KEY.')
+  }
+  if (config.agent === 'ai-sdk' && (!config.aiSdk.baseURL || !config.aiSdk.model)) {
+    throw new DemoConfigError(
+      'OPENMIC_AGENT=ai-sdk needs AI_SDK_BASE_URL (e.g. http://127.0.0.1:11434/v1) and AI_SDK_MODEL.'
+    )
   }
   return config.agent
 }

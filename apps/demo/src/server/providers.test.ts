@@ -1,21 +1,25 @@
 import { CartesiaSTT, CartesiaTTS } from '@openmic/cartesia'
+import { AiSdkAgent } from '@openmic/ai-sdk'
 import { ElevenLabsSTT, ElevenLabsTTS } from '@openmic/elevenlabs'
+import { GladiaSTT } from '@openmic/gladia'
 import { GradiumSTT, GradiumTTS } from '@openmic/gradium'
 import { MistralSTT, MistralTTS } from '@openmic/mistral'
 import { OpenaiSTT, OpenaiTTS } from '@openmic/openai'
 import {
   createFakeCartesiaSTT,
   createFakeCartesiaTTS,
+  createFakeGladiaLive,
   createFakeGradiumSTT,
   createFakeGradiumTTS,
   createFakeElevenLabsSTT,
   createFakeElevenLabsTTS,
   createFakeMistralRealtime,
+  createFakeOpenAI,
   createFakeOpenaiRealtime,
 } from '@openmic/testing'
 import { describe, expect, it } from 'vitest'
 import { loadConfig } from './config.js'
-import { createSTT, createTTS } from './providers.js'
+import { createAgent, createSTT, createTTS } from './providers.js'
 
 const until = async (condition: () => boolean, timeoutMs = 3000) => {
   const end = Date.now() + timeoutMs
@@ -57,6 +61,20 @@ describe('speech by configuration', () => {
       stt.destroy()
       tts.destroy()
       await realtime.close()
+    }
+  })
+
+  it('with GLADIA_API_KEY: GladiaSTT (its live session created with the key)', async () => {
+    const live = await createFakeGladiaLive()
+    const config = loadConfig({ GLADIA_API_KEY: 'gl-demo', GLADIA_BASE_URL: live.baseURL })
+    const stt = await createSTT(config)
+    try {
+      expect(stt).toBeInstanceOf(GladiaSTT)
+      await until(() => live.initRequests.length > 0)
+      expect(live.initRequests[0]!.headers['x-gladia-key']).toBe('gl-demo')
+    } finally {
+      stt.destroy()
+      await live.close()
     }
   })
 
@@ -124,6 +142,33 @@ describe('speech by configuration', () => {
       tts.destroy()
       await sttServer.close()
       await ttsServer.close()
+    }
+  })
+})
+
+describe('agent by configuration', () => {
+  it('with OPENMIC_AGENT=ai-sdk: AiSdkAgent on the compatible server, with its model and key', async () => {
+    const server = await createFakeOpenAI()
+    try {
+      const config = loadConfig({
+        OPENMIC_AGENT: 'ai-sdk',
+        AI_SDK_BASE_URL: server.baseURL,
+        AI_SDK_MODEL: 'llama3.2',
+        AI_SDK_API_KEY: 'ollama',
+      })
+      const agent = await createAgent(config)
+      expect(agent).toBeInstanceOf(AiSdkAgent)
+      server.replyText('Hello ', 'there!')
+      agent.addUserMessage('Hi')
+      let text = ''
+      for await (const chunk of agent.answer()) text += String(chunk)
+      expect(text).toBe('Hello there!')
+      const request = server.requests[0]!
+      expect(request.path).toBe('/v1/chat/completions')
+      expect(request.headers.authorization).toBe('Bearer ollama')
+      expect(request.body).toMatchObject({ model: 'llama3.2', stream: true })
+    } finally {
+      await server.close()
     }
   })
 })

@@ -16,6 +16,17 @@ export async function createAgent(config: DemoConfig): Promise<Agent> {
       const { MistralAgent } = await import('@openmic/mistral')
       return new MistralAgent({ systemPrompt: SYSTEM_PROMPT, autoEndCall: true, ...config.mistral })
     }
+    case 'ai-sdk': {
+      const { AiSdkAgent } = await import('@openmic/ai-sdk')
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible')
+      const { baseURL, apiKey, model } = config.aiSdk
+      const provider = createOpenAICompatible({ name: 'demo', baseURL: baseURL!, apiKey })
+      return new AiSdkAgent({
+        systemPrompt: SYSTEM_PROMPT,
+        autoEndCall: true,
+        model: provider.chatModel(model!),
+      })
+    }
     case 'local': {
       const { LocalAgent } = await import('@openmic/local')
       return new LocalAgent()
@@ -38,6 +49,10 @@ export async function createSTT(config: DemoConfig): Promise<STT> {
     case 'mistral': {
       const { MistralSTT } = await import('@openmic/mistral')
       return new MistralSTT({ apiKey: config.mistral.apiKey, serverURL: config.mistral.serverURL })
+    }
+    case 'gladia': {
+      const { GladiaSTT } = await import('@openmic/gladia')
+      return new GladiaSTT({ apiKey: config.gladia.apiKey, baseURL: config.gladia.baseURL })
     }
     case 'gradium': {
       const { GradiumSTT } = await import('@openmic/gradium')
