@@ -8,6 +8,7 @@
 import type { AddressInfo } from 'node:net'
 import type { MicdropTurnMetrics } from '@openmic/core/protocol'
 import { MockAgent, MockSTT, MockTTS, type Agent, type STT, type TTS } from '@openmic/core'
+import { CartesiaSTT, CartesiaTTS } from '@openmic/cartesia'
 import { GladiaSTT } from '@openmic/gladia'
 import { GradiumSTT, GradiumTTS } from '@openmic/gradium'
 import { ElevenLabsSTT, ElevenLabsTTS } from '@openmic/elevenlabs'
@@ -15,6 +16,8 @@ import { MistralAgent, MistralSTT, MistralTTS } from '@openmic/mistral'
 import { OpenaiAgent, OpenaiSTT, OpenaiTTS } from '@openmic/openai'
 import { MicdropServer } from '@openmic/server'
 import {
+  createFakeCartesiaSTT,
+  createFakeCartesiaTTS,
   createFakeGladiaLive,
   createFakeGradiumSTT,
   createFakeGradiumTTS,
@@ -278,6 +281,32 @@ async function elevenlabs(): Promise<Pipeline> {
   }
 }
 
+/** Cartesia has no LLM: its speech around OpenaiAgent, as a Cartesia user would pair them. */
+async function cartesia(): Promise<Pipeline> {
+  const chat = await createFakeOpenAI()
+  const stt = await createFakeCartesiaSTT()
+  // Cartesia's audio at real-time pace after its first byte (40 ms chunks, 40 ms apart).
+  const tts = await createFakeCartesiaTTS({ firstAudioDelayMs: TTS_MS, chunkDelayMs: 40 })
+  return {
+    name: 'CartesiaSTT + OpenaiAgent + CartesiaTTS',
+    make: () => ({
+      agent: new OpenaiAgent({ apiKey: 'k', baseURL: chat.baseURL, systemPrompt: 'Be brief.' }),
+      stt: new CartesiaSTT({ apiKey: 'k', baseURL: stt.baseURL }),
+      tts: new CartesiaTTS({ apiKey: 'k', baseURL: tts.baseURL, voiceId: 'v' }),
+    }),
+    script: () => {
+      stt.replyTranscript('What time is it?', { delayMs: STT_MS })
+      chat.replyParts([
+        { type: 'delay', ms: MODEL_MS },
+        { type: 'text', delta: ANSWER },
+      ])
+    },
+    close: async () => {
+      await Promise.all([chat.close(), stt.close(), tts.close()])
+    },
+  }
+}
+
 const rows: string[] = []
 const cell = (values: number[]) =>
   `${quantile(values, 0.5).toFixed(1).padStart(6)} | ${quantile(values, 0.99).toFixed(1).padStart(6)}`
@@ -289,6 +318,7 @@ const pipelines = {
   gradium: gradium(),
   gradium0: gradium(0),
   elevenlabs,
+  cartesia,
   gladia,
 }
 for (const [id, make] of Object.entries(pipelines)) {

@@ -115,6 +115,33 @@ describe('loadConfig', () => {
     )
   })
 
+  it('picks Cartesia speech when CARTESIA_API_KEY is set, after ElevenLabs and Gradium, before the LLM providers', () => {
+    expect(loadConfig({ CARTESIA_API_KEY: 'c' })).toMatchObject({
+      agent: 'local',
+      stt: 'cartesia',
+      tts: 'cartesia',
+      cartesia: { apiKey: 'c', voiceId: 'e07c00bc-4134-4eae-9ea4-1a55fb45746b' },
+    })
+    expect(loadConfig({ CARTESIA_API_KEY: 'c', MISTRAL_API_KEY: 'm' }).tts).toBe('cartesia')
+    expect(loadConfig({ CARTESIA_API_KEY: 'c', GRADIUM_API_KEY: 'g' }).tts).toBe('gradium')
+    expect(
+      loadConfig({
+        OPENAI_API_KEY: 'sk',
+        CARTESIA_API_KEY: 'c',
+        CARTESIA_VOICE_ID: 'v-1',
+        CARTESIA_BASE_URL: 'http://127.0.0.1:9',
+        OPENMIC_STT: 'openai',
+      })
+    ).toMatchObject({
+      stt: 'openai',
+      tts: 'cartesia',
+      cartesia: { voiceId: 'v-1', baseURL: 'http://127.0.0.1:9' },
+    })
+    expect(() => loadConfig({ OPENMIC_STT: 'cartesia' })).toThrow(
+      new DemoConfigError('OPENMIC_STT=cartesia needs CARTESIA_API_KEY.')
+    )
+  })
+
   it('says what is missing when a provider is chosen without its key', () => {
     expect(() => loadConfig({ OPENMIC_AGENT: 'openai' })).toThrow(
       new DemoConfigError(

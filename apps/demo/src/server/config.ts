@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 
+/** A Cartesia voice for the demo when CARTESIA_VOICE_ID names none (the one the SDK's README uses). */
+const DEFAULT_CARTESIA_VOICE = 'e07c00bc-4134-4eae-9ea4-1a55fb45746b'
+
 const Provider = z.object({
   apiKey: z.string().min(1).optional(),
   model: z.string().min(1).optional(),
@@ -18,17 +21,27 @@ const DemoConfigSchema = z.object({
    */
   agent: z.enum(['auto', 'openai', 'mistral', 'ai-sdk', 'local']).default('auto'),
   /**
-   * `auto`: a speech provider's own key first (ElevenLabs, then Gradium: a speech-only key says
-   * what it is for), else OpenAI's speech when OPENAI_API_KEY is set, else Mistral's when
-   * MISTRAL_API_KEY is set, else local (pocketsphinx / flite). `mock`: core's mocks. Speech-to-text
-   * only: `gladia`, which `auto` picks first for speech-to-text when GLADIA_API_KEY is set (that
-   * key serves nothing else).
+   * `auto`: a speech provider's own key first (ElevenLabs, then Gradium, then Cartesia: a
+   * speech-only key says what it is for), else OpenAI's speech when OPENAI_API_KEY is set, else
+   * Mistral's when MISTRAL_API_KEY is set, else local (pocketsphinx / flite). `mock`: core's mocks.
+   * Speech-to-text only: `gladia`, which `auto` picks first for speech-to-text when GLADIA_API_KEY
+   * is set (that key serves nothing else).
    */
   stt: z
-    .enum(['auto', 'elevenlabs', 'gradium', 'gladia', 'openai', 'mistral', 'local', 'mock'])
+    .enum([
+      'auto',
+      'elevenlabs',
+      'gradium',
+      'gladia',
+      'cartesia',
+      'openai',
+      'mistral',
+      'local',
+      'mock',
+    ])
     .default('auto'),
   tts: z
-    .enum(['auto', 'elevenlabs', 'gradium', 'openai', 'mistral', 'local', 'mock'])
+    .enum(['auto', 'elevenlabs', 'gradium', 'cartesia', 'openai', 'mistral', 'local', 'mock'])
     .default('auto'),
   /** Send each turn's latency to the page (`Metrics` messages). */
   metrics: z.coerce.boolean().default(true),
@@ -54,10 +67,15 @@ const DemoConfigSchema = z.object({
   /** `OPENMIC_AGENT=ai-sdk`: any OpenAI-compatible server (Ollama, vLLM, LM Studio, ...). */
   aiSdk: Provider.default({}),
   gladia: Provider.omit({ model: true }).default({}),
+  /** Cartesia speech: Ink transcription and Sonic voices (`voiceId`: a Cartesia voice's id). */
+  cartesia: Provider.extend({
+    voiceId: z.string().min(1).default(DEFAULT_CARTESIA_VOICE),
+  }).default({ voiceId: DEFAULT_CARTESIA_VOICE }),
 })
 
 /** Where speech comes from, once `auto` is resolved. */
-export type SpeechProvider = 'elevenlabs' | 'gradium' | 'openai' | 'mistral' | 'local' | 'mock'
+export type SpeechProvider =
+  'elevenlabs' | 'gradium' | 'cartesia' | 'openai' | 'mistral' | 'local' | 'mock'
 
 /** Where speech-to-text comes from: speech providers, and those that only transcribe. */
 export type STTProvider = SpeechProvider | 'gladia'
@@ -79,7 +97,8 @@ export class DemoConfigError extends Error {
  * `OPENMIC_TTS`, `OPENAI_API_KEY`, `OPENAI_MODEL`, `OPENAI_BASE_URL`, `MISTRAL_API_KEY`,
  * `MISTRAL_MODEL`, `MISTRAL_SERVER_URL`, `AI_SDK_BASE_URL`, `AI_SDK_MODEL`, `AI_SDK_API_KEY`,
  * `ELEVENLABS_API_KEY`, `ELEVENLABS_VOICE_ID`, `ELEVENLABS_BASE_URL`, `GRADIUM_API_KEY`,
- * `GRADIUM_REGION`, `GRADIUM_BASE_URL`, `GRADIUM_VOICE_ID`, `GLADIA_API_KEY`, `GLADIA_BASE_URL`).
+ * `GRADIUM_REGION`, `GRADIUM_BASE_URL`, `GRADIUM_VOICE_ID`, `GLADIA_API_KEY`, `GLADIA_BASE_URL`,
+ * `CARTESIA_API_KEY`, `CARTESIA_BASE_URL`, `CARTESIA_VOICE_ID`).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
   const file = env.OPENMIC_CONFIG ? readConfigFile(env.OPENMIC_CONFIG) : {}
@@ -117,6 +136,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
       baseURL: env.AI_SDK_BASE_URL,
     }),
     gladia: prune({ apiKey: env.GLADIA_API_KEY, baseURL: env.GLADIA_BASE_URL }),
+    cartesia: prune({
+      apiKey: env.CARTESIA_API_KEY,
+      baseURL: env.CARTESIA_BASE_URL,
+      voiceId: env.CARTESIA_VOICE_ID,
+    }),
   })
   const merged = {
     ...file,
@@ -127,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
     elevenlabs: { ...(file.elevenlabs as object), ...(fromEnv.elevenlabs as object) },
     aiSdk: { ...(file.aiSdk as object), ...(fromEnv.aiSdk as object) },
     gladia: { ...(file.gladia as object), ...(fromEnv.gladia as object) },
+    cartesia: { ...(file.cartesia as object), ...(fromEnv.cartesia as object) },
   }
   const parsed = DemoConfigSchema.safeParse(merged)
   if (!parsed.success)
@@ -152,9 +177,13 @@ function resolveSpeech(
     // A speech provider's key is set for its speech: it comes before the LLM providers'.
     if (config.elevenlabs.apiKey) return 'elevenlabs'
     if (config.gradium.apiKey) return 'gradium'
+    if (config.cartesia.apiKey) return 'cartesia'
     if (config.openai.apiKey) return 'openai'
     if (config.mistral.apiKey) return 'mistral'
     return 'local'
+  }
+  if (choice === 'cartesia' && !config.cartesia.apiKey) {
+    throw new DemoConfigError(`OPENMIC_${kind}=cartesia needs CARTESIA_API_KEY.`)
   }
   if (choice === 'openai' && !config.openai.apiKey && !config.openai.baseURL) {
     throw new DemoConfigError(`OPENMIC_${kind}=openai needs OPENAI_API_KEY (or OPENAI_BASE_URL).`)

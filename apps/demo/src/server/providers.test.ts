@@ -1,3 +1,4 @@
+import { CartesiaSTT, CartesiaTTS } from '@openmic/cartesia'
 import { AiSdkAgent } from '@openmic/ai-sdk'
 import { ElevenLabsSTT, ElevenLabsTTS } from '@openmic/elevenlabs'
 import { GladiaSTT } from '@openmic/gladia'
@@ -5,6 +6,8 @@ import { GradiumSTT, GradiumTTS } from '@openmic/gradium'
 import { MistralSTT, MistralTTS } from '@openmic/mistral'
 import { OpenaiSTT, OpenaiTTS } from '@openmic/openai'
 import {
+  createFakeCartesiaSTT,
+  createFakeCartesiaTTS,
   createFakeGladiaLive,
   createFakeGradiumSTT,
   createFakeGradiumTTS,
@@ -116,6 +119,29 @@ describe('speech by configuration', () => {
       tts.destroy()
       await scribe.close()
       await speech.close()
+    }
+  })
+
+  it('with CARTESIA_API_KEY: CartesiaSTT and CartesiaTTS, each socket opened with the key', async () => {
+    const sttServer = await createFakeCartesiaSTT()
+    const ttsServer = await createFakeCartesiaTTS()
+    const stt = await createSTT(
+      loadConfig({ CARTESIA_API_KEY: 'c-demo', CARTESIA_BASE_URL: sttServer.baseURL })
+    )
+    const tts = await createTTS(
+      loadConfig({ CARTESIA_API_KEY: 'c-demo', CARTESIA_BASE_URL: ttsServer.baseURL })
+    )
+    try {
+      expect(stt).toBeInstanceOf(CartesiaSTT)
+      expect(tts).toBeInstanceOf(CartesiaTTS)
+      await until(() => sttServer.sessions.length > 0 && ttsServer.connections.length > 0)
+      expect(sttServer.sessions[0]!.headers.authorization).toBe('Bearer c-demo')
+      expect(ttsServer.connections[0]!.headers.authorization).toBe('Bearer c-demo')
+    } finally {
+      stt.destroy()
+      tts.destroy()
+      await sttServer.close()
+      await ttsServer.close()
     }
   })
 })

@@ -59,6 +59,10 @@ export async function createSTT(config: DemoConfig): Promise<STT> {
       const { apiKey, region, baseURL } = config.gradium
       return new GradiumSTT({ apiKey, region, baseURL })
     }
+    case 'cartesia': {
+      const { CartesiaSTT } = await import('@openmic/cartesia')
+      return new CartesiaSTT({ apiKey: config.cartesia.apiKey, baseURL: config.cartesia.baseURL })
+    }
     case 'local': {
       const { LocalSTT } = await import('@openmic/local')
       return new LocalSTT()
@@ -86,6 +90,11 @@ export async function createTTS(config: DemoConfig): Promise<TTS> {
     case 'gradium': {
       const { GradiumTTS } = await import('@openmic/gradium')
       return new GradiumTTS(config.gradium)
+    }
+    case 'cartesia': {
+      const { CartesiaTTS } = await import('@openmic/cartesia')
+      const { apiKey, baseURL, voiceId } = config.cartesia
+      return new CartesiaTTS({ apiKey, baseURL, voiceId })
     }
     case 'local': {
       const { LocalTTS } = await import('@openmic/local')

@@ -1,0 +1,2 @@
+export * from './tts/index.js'
+export * from './stt/index.js'

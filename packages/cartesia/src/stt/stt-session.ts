@@ -1,0 +1,172 @@
+import type { STTErrorResponse } from '@cartesia/cartesia-js/resources/stt/stt'
+import type { STTManualFinalizeWebsocketResponse } from '@cartesia/cartesia-js/resources/stt/manual-finalize/manual-finalize'
+import type { ManualFinalizeWS } from '@cartesia/cartesia-js/resources/stt/manual-finalize/ws'
+import type { IncomingMessage } from 'node:http'
+import type { Cartesia } from '../shared/cartesia-sdk.js'
+import { readRefusal } from '../shared/refusal.js'
+import { CartesiaSTTError } from './errors.js'
+import {
+  CARTESIA_STT_SAMPLE_RATE,
+  DEFAULT_CARTESIA_STT_MODEL,
+  type CartesiaSTTOptions,
+} from './types.js'
+
+/** What an {@link STTSession} reports to its owner. */
+export interface STTSessionEvents {
+  /** A `transcript`: `text` is a delta from the last final one. */
+  onTranscript(text: string, isFinal: boolean): void
+  /** `flush_done`: what came before the last `finalize` is transcribed. */
+  onFlushDone(): void
+  /** An in-band `error` message. */
+  onError(error: CartesiaSTTError): void
+  /** The session is gone (refused, timed out, closed by either side, reset); called once. */
+  onClosed(error: CartesiaSTTError): void
+  log(...message: unknown[]): void
+}
+
+/**
+ * One session of Cartesia's realtime transcription with manual finalize, through the official
+ * SDK's `stt.manualFinalize.websocket()` (key in the `Authorization` header, audio as binary
+ * frames, `finalize` as a text frame). The SDK's own reconnection is off: a session that closes
+ * is dropped, and the owner opens a new one for new audio, so nothing is sent twice. Audio given
+ * while the socket opens waits in the SDK's queue; if the socket dies first it is dropped.
+ */
+export class STTSession {
+  private readonly ws: ManualFinalizeWS
+  private closed = false
+  private everOpened = false
+  private readonly timer: ReturnType<typeof setTimeout>
+
+  constructor(
+    client: Cartesia,
+    options: CartesiaSTTOptions & { connectionTimeoutMs: number },
+    private readonly events: STTSessionEvents
+  ) {
+    this.ws = client.stt.manualFinalize.websocket(
+      {
+        model: options.model ?? DEFAULT_CARTESIA_STT_MODEL,
+        encoding: 'pcm_s16le',
+        sample_rate: CARTESIA_STT_SAMPLE_RATE,
+        ...(options.language ? { language: options.language as 'en' } : {}),
+        ...(options.keyterms?.length ? { keyterm: options.keyterms } : {}),
+      },
+      { reconnect: null }
+    )
+    this.timer = setTimeout(
+      () =>
+        this.end(
+          new CartesiaSTTError(`no connection after ${options.connectionTimeoutMs} ms (timeout)`)
+        ),
+      options.connectionTimeoutMs
+    )
+    const socket = this.ws.socket as unknown as {
+      on(event: string, listener: (...args: any[]) => void): void
+      platformSocket?: import('ws').WebSocket
+    }
+    if (socket.platformSocket) guardMessages(socket.platformSocket, events.log)
+    socket.on('open', () => {
+      clearTimeout(this.timer)
+      this.everOpened = true
+    })
+    // The SDK reports a refused upgrade as "Unexpected server response: 401"; the answer's body
+    // says why (a wrong key...).
+    socket.platformSocket?.on('unexpected-response', (_req: unknown, res: IncomingMessage) =>
+      readRefusal(res, ({ status, message }) =>
+        this.end(new CartesiaSTTError(`${status} ${message}`, status))
+      )
+    )
+    this.ws.on('event', (event) => this.receive(event))
+    this.ws.on('raw', (data) =>
+      this.events.log('Ignored a message that is not JSON:', String(data).slice(0, 200))
+    )
+    this.ws.on('error', (error) => {
+      // In-band errors come through 'event' too; only errors of the connection end it here.
+      if (error.error) return
+      this.end(new CartesiaSTTError(`connection error: ${error.message}`))
+    })
+    this.ws.on('close', (code, reason) =>
+      this.end(
+        new CartesiaSTTError(`connection closed (code ${code}${reason ? ` ${reason}` : ''})`)
+      )
+    )
+  }
+
+  /** True once the connection opened, even after it is gone. */
+  get opened(): boolean {
+    return this.everOpened
+  }
+
+  /** False once the session is gone (or going). */
+  get usable(): boolean {
+    return !this.closed
+  }
+
+  /** Sends audio now, or as soon as the socket is open. */
+  sendAudio(audio: Buffer): void {
+    if (!this.closed) this.ws.sendRaw(audio)
+  }
+
+  /** Ends the utterance: Cartesia transcribes what it holds, then says `flush_done`. */
+  finalize(): void {
+    if (!this.closed) this.ws.send('finalize')
+  }
+
+  /** Closes the session (a clean close, or a cut while it is still opening). */
+  close(): void {
+    if (this.closed) return
+    this.closed = true
+    clearTimeout(this.timer)
+    this.ws.close()
+  }
+
+  private receive(event: STTManualFinalizeWebsocketResponse): void {
+    if (this.closed) return
+    switch (event?.type) {
+      case 'transcript':
+        if (typeof event.text === 'string') this.events.onTranscript(event.text, !!event.is_final)
+        return
+      case 'flush_done':
+        return this.events.onFlushDone()
+      case 'error':
+        return this.events.onError(inBandError(event))
+      default:
+        // `done` answers `close`, which openmic does not send; anything else is unknown.
+        return
+    }
+  }
+
+  private end(error: CartesiaSTTError): void {
+    if (this.closed) return
+    this.closed = true
+    clearTimeout(this.timer)
+    this.ws.close()
+    this.events.onClosed(error)
+  }
+}
+
+/** `CartesiaSTT: 400 invalid_audio: ...` */
+function inBandError(event: STTErrorResponse): CartesiaSTTError {
+  const status = typeof event.status_code === 'number' ? event.status_code : undefined
+  const code = typeof event.error_code === 'string' ? event.error_code : undefined
+  const text = event.message ?? event.title ?? 'unknown error'
+  const parts = [status, code].filter((part) => part !== undefined).join(' ')
+  return new CartesiaSTTError(`${parts ? `${parts}: ` : ''}${text}`, status, code)
+}
+
+/**
+ * The SDK's message handler reads `type` from whatever JSON arrives, so a server message `null`
+ * would throw out of the socket's event and crash the process: its handlers are wrapped so that
+ * such a message is logged and dropped.
+ */
+function guardMessages(socket: import('ws').WebSocket, log: (...message: unknown[]) => void) {
+  for (const listener of socket.listeners('message') as Array<(...args: unknown[]) => void>) {
+    socket.off('message', listener)
+    socket.on('message', (...args: unknown[]) => {
+      try {
+        listener(...args)
+      } catch (error) {
+        log('Ignored a message the SDK could not read:', String(args[0]).slice(0, 200), error)
+      }
+    })
+  }
+}

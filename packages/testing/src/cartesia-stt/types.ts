@@ -1,0 +1,32 @@
+/** One step of what the fake STT sends after a `finalize`. */
+export type FakeCartesiaSTTPart =
+  /**
+   * A `transcript` message. `text` is a delta from the last final one, as the API sends it: the
+   * client joins finals verbatim, and shows an interim text after them.
+   */
+  | { type: 'transcript'; text: string; isFinal: boolean }
+  /** `flush_done`: everything before the `finalize` was transcribed. */
+  | { type: 'flush_done' }
+  /** An in-band `error`; the socket stays open. */
+  | { type: 'error'; message: string; status?: number; code?: string }
+  /** Any server message, as a value (JSON-encoded). */
+  | { type: 'event'; data: unknown }
+  /** Text sent as one frame as it is (malformed JSON...). */
+  | { type: 'raw'; text: string }
+  /** Wait before the next part. */
+  | { type: 'delay'; ms: number }
+  /** Close the WebSocket with this code (default 1000). */
+  | { type: 'close'; code?: number }
+  /** Destroy the TCP connection without a close frame. */
+  | { type: 'reset' }
+  /** Send nothing more for this finalize. */
+  | { type: 'stall' }
+
+/** Options of {@link createFakeCartesiaSTT}. */
+export interface FakeCartesiaSTTOptions {
+  /**
+   * What a `finalize` with nothing scripted gets (default: an in-band `error` saying nothing was
+   * scripted, so a forgotten script fails loudly).
+   */
+  fallback?: FakeCartesiaSTTPart[]
+}
