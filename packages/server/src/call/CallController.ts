@@ -47,6 +47,11 @@ export class CallController {
     this.listen()
   }
 
+  /** An answer is being spoken, or a user turn is open (speaking, or waiting for its transcript). */
+  get busy(): boolean {
+    return this.current !== undefined || this.speaking || this.awaitingTranscript
+  }
+
   // ---- client commands ----
 
   startSpeaking(): void {
