@@ -1,0 +1,3 @@
+export { freePort } from './free-port.js'
+export { requireCommand, startProcess, type TestProcess } from './child-process.js'
+export { startRedisServer, type TestRedisServer } from './redis-server.js'
