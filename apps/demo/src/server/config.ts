@@ -13,7 +13,8 @@ const DemoConfigSchema = z.object({
   /** The token the page must send as a call parameter. */
   token: z.string().min(1).default('demo'),
   /** `auto`: OpenAI when OPENAI_API_KEY is set, else Mistral when MISTRAL_API_KEY is set, else local. */
-  agent: z.enum(['auto', 'openai', 'mistral', 'local']).default('auto'),
+  /** `mock`: core's MockAgent, answering with the turn number (for tests). */
+  agent: z.enum(['auto', 'openai', 'mistral', 'local', 'mock']).default('auto'),
   /**
    * `auto`: OpenAI speech when OPENAI_API_KEY is set, else Mistral's when MISTRAL_API_KEY is set,
    * else local (pocketsphinx / flite). `mock`: core's mocks.
@@ -22,6 +23,10 @@ const DemoConfigSchema = z.object({
   tts: z.enum(['auto', 'openai', 'mistral', 'local', 'mock']).default('auto'),
   /** Send each turn's latency to the page (`Metrics` messages). */
   metrics: z.coerce.boolean().default(true),
+  /** Where conversations are kept (so calls survive a restart, on any instance); else in memory. */
+  redisUrl: z.string().url().optional(),
+  /** On SIGTERM: how long answers in progress may take before their calls are closed (1012). */
+  drainDeadlineMs: z.coerce.number().int().min(0).default(20_000),
   openai: Provider.default({}),
   mistral: Provider.extend({ serverURL: z.string().url().optional() }).default({}),
 })
@@ -30,7 +35,7 @@ const DemoConfigSchema = z.object({
 export type SpeechProvider = 'openai' | 'mistral' | 'local' | 'mock'
 
 export type DemoConfig = Omit<z.infer<typeof DemoConfigSchema>, 'agent' | 'stt' | 'tts'> & {
-  agent: 'openai' | 'mistral' | 'local'
+  agent: 'openai' | 'mistral' | 'local' | 'mock'
   stt: SpeechProvider
   tts: SpeechProvider
 }
@@ -43,7 +48,7 @@ export class DemoConfigError extends Error {
 /**
  * Reads the configuration: defaults, then the JSON file named by `OPENMIC_CONFIG` (if any), then
  * environment variables (`OPENMIC_HOST`, `PORT`, `OPENMIC_TOKEN`, `OPENMIC_AGENT`, `OPENMIC_STT`,
- * `OPENMIC_TTS`, `OPENAI_API_KEY`, `OPENAI_MODEL`, `OPENAI_BASE_URL`, `MISTRAL_API_KEY`,
+ * `OPENMIC_TTS`, `REDIS_URL`, `OPENMIC_DRAIN_DEADLINE_MS`, `OPENAI_API_KEY`, `OPENAI_MODEL`, `OPENAI_BASE_URL`, `MISTRAL_API_KEY`,
  * `MISTRAL_MODEL`, `MISTRAL_SERVER_URL`).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
@@ -55,6 +60,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
     agent: env.OPENMIC_AGENT,
     stt: env.OPENMIC_STT,
     tts: env.OPENMIC_TTS,
+    redisUrl: env.REDIS_URL,
+    drainDeadlineMs: env.OPENMIC_DRAIN_DEADLINE_MS,
     openai: prune({
       apiKey: env.OPENAI_API_KEY,
       model: env.OPENAI_MODEL,
