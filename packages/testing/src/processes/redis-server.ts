@@ -16,11 +16,22 @@ export interface TestRedisServer {
   stop(): Promise<void>
 }
 
+export interface StartRedisServerOptions {
+  /**
+   * When the append-only file is synced: `always` (default: a killed and restarted server keeps
+   * every acknowledged write) or `everysec` (what production servers usually run; for benchmarks).
+   */
+  appendfsync?: 'always' | 'everysec'
+}
+
 /**
  * Starts `redis-server` (Debian package `redis-server`) on a free port, with an append-only file
- * synced at every write, so that a killed and restarted server keeps every acknowledged write.
+ * (synced at every write by default, so that a killed and restarted server keeps every
+ * acknowledged write).
  */
-export async function startRedisServer(): Promise<TestRedisServer> {
+export async function startRedisServer(
+  options: StartRedisServerOptions = {}
+): Promise<TestRedisServer> {
   const command = requireCommand('redis-server', 'redis-server')
   const port = await freePort()
   const dir = mkdtempSync(join(tmpdir(), 'openmic-redis-'))
@@ -38,7 +49,7 @@ export async function startRedisServer(): Promise<TestRedisServer> {
       '--appendonly',
       'yes',
       '--appendfsync',
-      'always',
+      options.appendfsync ?? 'always',
     ])
     current = child
     try {
