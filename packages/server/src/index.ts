@@ -14,7 +14,10 @@ export type {
 } from './recorder/types.js'
 export type { ConversationRecord, ConversationStore, StoreOperation } from './store/types.js'
 export { ConversationConflictError } from './store/types.js'
-export { MemoryConversationStore } from './store/MemoryConversationStore.js'
+export {
+  MemoryConversationStore,
+  type MemoryConversationStoreOptions,
+} from './store/MemoryConversationStore.js'
 export {
   MicdropCalls,
   drainOnSignal,

@@ -208,3 +208,35 @@ describe('MicdropServer with a store', () => {
     expect(await store.load('c1')).toEqual([])
   })
 })
+
+describe('MemoryConversationStore', () => {
+  it('forgets a conversation ttlSeconds after its last change', async () => {
+    const store = new MemoryConversationStore({ ttlSeconds: 0.05 })
+    const hello: ConversationRecord = { type: 'item', item: { role: 'assistant', content: 'Hi' } }
+    await store.append('a', 0, hello)
+    expect(await store.load('a')).toEqual([hello])
+    await new Promise((resolve) => setTimeout(resolve, 80))
+    expect(await store.load('a')).toEqual([])
+    await store.append('a', 0, hello) // starts over
+  })
+
+  it('is the store of a call given a conversationId and no store', async () => {
+    const first = await startMicdrop(
+      (socket) =>
+        new MicdropServer(socket, {
+          agent: new MockAgent({ systemPrompt: SYSTEM_PROMPT }),
+          stt: new MockSTT(),
+          tts: new MockTTS(),
+          firstMessage: 'Hello!',
+          conversationId: 'default-store',
+        })
+    )
+    cleanup.stop = first.close
+    const a = await TestClient.connect(first.url)
+    await a.waitFor((c) => c.count('Message:assistant') === 1)
+    a.socket.terminate()
+    const b = await TestClient.connect(first.url)
+    await b.waitFor((c) => c.count('SkipAnswer') === 1)
+    expect(b.count('Message:assistant')).toBe(0)
+  })
+})

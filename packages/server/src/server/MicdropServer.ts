@@ -12,6 +12,7 @@ import { WebSocket, type RawData } from 'ws'
 import { CallController } from '../call/CallController.js'
 import { drainCall } from '../drain/drainCall.js'
 import { CallStore } from '../store/CallStore.js'
+import { defaultConversationStore } from '../store/MemoryConversationStore.js'
 import { FrameWriter } from './frame-writer.js'
 import { frameBuffer, frameSize } from './frames.js'
 import type { MicdropServerEvents, MicdropServerOptions } from './types.js'
@@ -66,9 +67,9 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
       this.tts.logger ??= options.logger
     }
     this.writer = new FrameWriter(socket)
-    if (options.store && options.conversationId !== undefined) {
+    if (options.conversationId !== undefined) {
       this.store = new CallStore({
-        store: options.store,
+        store: options.store ?? defaultConversationStore(),
         conversationId: options.conversationId,
         timeoutMs: options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS,
         onError: (error, operation) => {

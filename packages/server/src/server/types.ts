@@ -33,7 +33,8 @@ export interface MicdropServerOptions {
   /** Also send each turn's metrics to the client, as `Metrics <json>` (default false). */
   sendMetrics?: boolean
   /**
-   * Where the conversation is kept (with `conversationId`). Before the first turn the call loads
+   * Where the conversation is kept (with `conversationId`; default: one `MemoryConversationStore`
+   * shared by the process's calls). Before the first turn the call loads
    * its history into the agent: a new conversation opens as usual (`firstMessage`...); a resumed
    * one answers its last user message if it was never answered, else resumes silently
    * (`SkipAnswer`). Every item (and `CancelLastUserMessage`) is stored before its frame is sent.
