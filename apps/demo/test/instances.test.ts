@@ -1,13 +1,18 @@
 // Several instances behind a load balancer, for real: redis-server, two demo server processes and
 // HAProxy in front of them, all started here. A protocol client holds a call through the proxy
 // while instances are restarted (SIGTERM: drain), crash (SIGKILL), and Redis crashes.
+import { execFileSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { RedisConversationStore } from '@openmic/redis'
 import {
+  CHROMIUM_PATH,
+  chromiumArgs,
+  encodeWav,
+  silencePcm,
   freePort,
   requireCommand,
   startProcess,
@@ -16,10 +21,12 @@ import {
   type TestRedisServer,
 } from '@openmic/testing'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { chromium } from 'playwright-core'
 import { WebSocket } from 'ws'
+import { speakPcm } from './speech.js'
 
 const demoDir = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const TOKEN = 'instances-test'
+const TOKEN = 'demo' // the page's default token
 
 interface Instance {
   name: string
@@ -316,6 +323,67 @@ describe('calls behind HAProxy, on two instances sharing Redis', () => {
     expect(call.answers.map((a) => a.split(':')[0])).toEqual(['Turn 0', 'Turn 1', 'Turn 2'])
     await expectWholeConversation(call.conversationId, 2)
   }, 60_000)
+})
+
+/** The instance holding `count` open connections (the call's WebSocket), from HAProxy's stats. */
+async function instanceWithCall(): Promise<Instance> {
+  const deadline = Date.now() + 5000
+  for (;;) {
+    const csv = await fetch(`http://127.0.0.1:${proxyPort}/haproxy-stats;csv`).then((r) => r.text())
+    const row = csv
+      .split('\n')
+      .map((line) => line.split(','))
+      .find((fields) => fields[0] === 'demo' && /^(a|b)$/.test(fields[1]!) && fields[4] === '1')
+    if (row) return instanceNamed(row[1]!)
+    if (Date.now() > deadline) throw new Error(`No instance holds the call:\n${csv}`)
+    await sleep(100)
+  }
+}
+
+describe('the demo page (Chromium) behind HAProxy', () => {
+  it('SIGTERM of the instance: the page reconnects to the other one and the call goes on', async () => {
+    const artifacts = join(demoDir, '.artifacts')
+    mkdirSync(artifacts, { recursive: true })
+    execFileSync(process.execPath, [join(demoDir, 'scripts', 'build-web.mjs')], { stdio: 'ignore' })
+    const wav = join(artifacts, 'two-turns.wav')
+    writeFileSync(
+      wav,
+      encodeWav(
+        Buffer.concat([
+          silencePcm(2.5),
+          await speakPcm('Hello there, how are you?'),
+          silencePcm(8),
+          await speakPcm('Are you still there?'),
+          silencePcm(10),
+        ])
+      )
+    )
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: chromiumArgs({ fakeAudioFile: wav, loop: false }),
+    })
+    try {
+      const page = await browser.newPage()
+      await page.goto(`http://127.0.0.1:${proxyPort}/`)
+      await page.getByTestId('start').click()
+      const answers = page.getByTestId('message-assistant')
+      await answers.filter({ hasText: /Turn 1:/ }).waitFor({ timeout: 20_000 })
+      const serving = await instanceWithCall()
+      serving.process.child.kill('SIGTERM')
+      await answers.filter({ hasText: /Turn 2:/ }).waitFor({ timeout: 25_000 })
+      expect(await serving.process.exited).toBe(0)
+      const texts = await answers.allTextContents()
+      // Each answer shown once: the call went on, with its history, on the other instance.
+      expect(texts.map((text) => /Turn \d+/.exec(text)?.[0])).toEqual([
+        'Turn 0',
+        'Turn 1',
+        'Turn 2',
+      ])
+    } finally {
+      await browser.close()
+    }
+  }, 90_000)
 })
 
 function sleep(ms: number) {
