@@ -179,6 +179,24 @@ describe('MicdropServer with a store', () => {
     expect(store.roles('c1')).toEqual(['assistant', 'user', 'assistant', 'user', 'assistant'])
   })
 
+  it('a store slower than storeTimeoutMs is reported once; frames stop waiting for it', async () => {
+    const store = new TestStore()
+    const { client, errors } = await storedCall(store, {
+      firstMessage: 'Hello!',
+      storeTimeoutMs: 50,
+    })
+    await client.waitFor((c) => c.count('Message:assistant') === 1)
+    store.delayMs = 400
+    const startedAt = Date.now()
+    client.utterance()
+    await client.waitFor((c) => c.count('Message:assistant') === 2)
+    expect(Date.now() - startedAt).toBeLessThan(300) // not 2 x 400 ms
+    expect(errors.map(([, operation]) => operation)).toEqual(['append'])
+    expect(store.roles('c1')).toEqual(['assistant'])
+    await until(() => store.roles('c1').length === 3)
+    expect(store.roles('c1')).toEqual(['assistant', 'user', 'assistant'])
+  })
+
   it('goes on without history when the load fails, and does not overwrite the stored one', async () => {
     const store = new TestStore()
     await store.append('c1', 0, { type: 'item', item: { role: 'assistant', content: 'Hi.' } })

@@ -118,7 +118,6 @@ export class StoreWriter {
         await this.options.store.append(this.options.conversationId, write.index, write.record)
         this.queue.shift()
         write.release()
-        if (this.lagging && attempt > 0) this.options.log('Store: caught up')
         attempt = 0
       } catch (error) {
         this.reportOnce(error, 'append')
@@ -130,7 +129,10 @@ export class StoreWriter {
         await sleep(RETRY_DELAYS_MS[Math.min(attempt++, RETRY_DELAYS_MS.length - 1)]!)
       }
     }
-    if (this.queue.length === 0) this.lagging = false
+    if (this.queue.length === 0 && this.lagging) {
+      this.lagging = false
+      this.options.log('Store: caught up')
+    }
     this.running = false
     if (this.queue.length === 0 || this.stopped) {
       for (const resolve of this.idle.splice(0)) resolve()
