@@ -261,24 +261,22 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
 
   private send(name: MicdropServerCommand, payload?: unknown) {
     if (this.ended) return
-    // Every conversation change the client sees is stored first (when there is a store).
+    // Every conversation change the client sees is stored first (when there is a store): the
+    // frame waits for it. Events are not held: they follow the call as it happens.
     if (this.store) this.store.record(name, payload)
-    this.deliver(() => {
-      if (this.ended) return
-      this.writer.send(encodeServerMessage(name, payload), false)
-      if (name === 'Message') this.safeEmit('Message', payload as MicdropServerEvents['Message'][0])
-    })
+    const frame = encodeServerMessage(name, payload)
+    this.deliver(() => this.writer.send(frame, false))
+    if (name === 'Message') this.safeEmit('Message', payload as MicdropServerEvents['Message'][0])
   }
 
   private sendAudio(audio: Buffer, first: boolean) {
     if (this.ended) return
     this.deliver(() => {
-      if (this.ended) return
       this.writer.send(audio, true)
       // The answer's first audio is what the user waits for: it leaves now, not with the burst.
       if (first) this.writer.flush()
-      this.safeEmit('AssistantAudio', audio)
     })
+    this.safeEmit('AssistantAudio', audio)
   }
 
   /** Sends now, or after the store writes that frames wait for. */
