@@ -4,14 +4,22 @@
 // 300 ms, TTS first byte 200 ms. What is left once those 650 ms are taken out is the framework's
 // own time. The same turn with core's mocks scripted to the same latencies stands beside it, as
 // the reference: the server's path without any provider client.
-// Usage: pnpm bench:cloud   (TURNS=40 by default)
+// Usage: pnpm bench:cloud   (TURNS=40 by default; PIPELINES=mocks,gladia runs only those)
 import type { AddressInfo } from 'node:net'
 import type { MicdropTurnMetrics } from '@openmic/core/protocol'
 import { MockAgent, MockSTT, MockTTS, type Agent, type STT, type TTS } from '@openmic/core'
+import { GladiaSTT } from '@openmic/gladia'
+import { GradiumSTT, GradiumTTS } from '@openmic/gradium'
+import { ElevenLabsSTT, ElevenLabsTTS } from '@openmic/elevenlabs'
 import { MistralAgent, MistralSTT, MistralTTS } from '@openmic/mistral'
 import { OpenaiAgent, OpenaiSTT, OpenaiTTS } from '@openmic/openai'
 import { MicdropServer } from '@openmic/server'
 import {
+  createFakeGladiaLive,
+  createFakeGradiumSTT,
+  createFakeGradiumTTS,
+  createFakeElevenLabsSTT,
+  createFakeElevenLabsTTS,
   createFakeMistral,
   createFakeMistralRealtime,
   createFakeMistralSpeech,
@@ -181,10 +189,110 @@ async function mistral(): Promise<Pipeline> {
   }
 }
 
+/** Gladia transcribes; OpenAI's agent and speech (on their fakes) answer. */
+async function gladia(): Promise<Pipeline> {
+  const live = await createFakeGladiaLive()
+  const chat = await createFakeOpenAI()
+  const speech = await createFakeOpenaiSpeech()
+  return {
+    name: 'GladiaSTT + OpenaiAgent + OpenaiTTS',
+    make: () => ({
+      agent: new OpenaiAgent({ apiKey: 'k', baseURL: chat.baseURL, systemPrompt: 'Be brief.' }),
+      stt: new GladiaSTT({ apiKey: 'k', baseURL: live.baseURL }),
+      tts: new OpenaiTTS({ apiKey: 'k', baseURL: speech.baseURL }),
+    }),
+    script: () => {
+      // The final comes STT_MS after stop_recording, then end_recording.
+      live.replyTranscript('What time is it?', { delayMs: STT_MS, partials: [] })
+      chat.replyParts([
+        { type: 'delay', ms: MODEL_MS },
+        { type: 'text', delta: ANSWER },
+      ])
+      speech.enqueue(
+        { type: 'audio', firstByteMs: TTS_MS, chunkDelayMs: 'realtime' },
+        { type: 'audio', firstByteMs: TTS_MS, chunkDelayMs: 'realtime' }
+      )
+    },
+    close: async () => {
+      await Promise.all([live.close(), chat.close(), speech.close()])
+    },
+  }
+}
+
+/**
+ * Gradium's speech with OpenaiAgent (Gradium has no model). `trailingTextMs` is GradiumSTT's wait
+ * for text after `flushed` (default 100 ms): the row with 0 shows the framework without it.
+ */
+function gradium(trailingTextMs?: number) {
+  return async (): Promise<Pipeline> => {
+    const chat = await createFakeOpenAI()
+    const asr = await createFakeGradiumSTT()
+    const speech = await createFakeGradiumTTS({ msPerWord: 250, wordDelayMs: 'realtime' })
+    return {
+      name:
+        'GradiumSTT + OpenaiAgent + GradiumTTS' +
+        (trailingTextMs === undefined ? '' : ` (trailingTextMs ${trailingTextMs})`),
+      make: () => ({
+        agent: new OpenaiAgent({ apiKey: 'k', baseURL: chat.baseURL, systemPrompt: 'Be brief.' }),
+        stt: new GradiumSTT({ apiKey: 'k', baseURL: asr.baseURL, trailingTextMs }),
+        tts: new GradiumTTS({ apiKey: 'k', baseURL: speech.baseURL, voiceId: 'v' }),
+      }),
+      script: () => {
+        asr.replyTranscript('What time is it?', { delayMs: STT_MS })
+        chat.replyParts([
+          { type: 'delay', ms: MODEL_MS },
+          { type: 'text', delta: ANSWER },
+        ])
+        speech.reply({ kind: 'speech', firstAudioDelayMs: TTS_MS })
+      },
+      close: async () => {
+        await Promise.all([chat.close(), asr.close(), speech.close()])
+      },
+    }
+  }
+}
+
+async function elevenlabs(): Promise<Pipeline> {
+  const chat = await createFakeOpenAI()
+  const scribe = await createFakeElevenLabsSTT()
+  // 60 ms of speech a character, sent at 3x real time.
+  const voice = { firstAudioDelayMs: TTS_MS, msPerChar: 60, charsPerMessage: 8, chunkDelayMs: 160 }
+  const speech = await createFakeElevenLabsTTS({ defaultReply: { type: 'speech', ...voice } })
+  return {
+    name: 'ElevenLabsSTT + OpenaiAgent + ElevenLabsTTS',
+    make: () => ({
+      agent: new OpenaiAgent({ apiKey: 'k', baseURL: chat.baseURL, systemPrompt: 'Be brief.' }),
+      stt: new ElevenLabsSTT({ apiKey: 'k', baseURL: scribe.baseURL }),
+      tts: new ElevenLabsTTS({ apiKey: 'k', voiceId: 'v', baseURL: speech.baseURL }),
+    }),
+    script: () => {
+      scribe.replyTranscript('What time is it?', { delayMs: STT_MS })
+      chat.replyParts([
+        { type: 'delay', ms: MODEL_MS },
+        { type: 'text', delta: ANSWER },
+      ])
+    },
+    close: async () => {
+      await Promise.all([chat.close(), scribe.close(), speech.close()])
+    },
+  }
+}
+
 const rows: string[] = []
 const cell = (values: number[]) =>
   `${quantile(values, 0.5).toFixed(1).padStart(6)} | ${quantile(values, 0.99).toFixed(1).padStart(6)}`
-for (const make of [mocks, openai, mistral]) {
+const only = process.env.PIPELINES?.split(',')
+const pipelines = {
+  mocks,
+  openai,
+  mistral,
+  gradium: gradium(),
+  gradium0: gradium(0),
+  elevenlabs,
+  gladia,
+}
+for (const [id, make] of Object.entries(pipelines)) {
+  if (only && !only.includes(id)) continue
   const pipeline = await make()
   const turns = await measure(pipeline)
   await pipeline.close()

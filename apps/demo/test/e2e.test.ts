@@ -135,5 +135,7 @@ describe('the demo, in Chromium, with offline speech and the local agent', () =>
     expect(frames.slice(0, endCall)).toContain('audio')
     const texts = await page.getByTestId('message-assistant').allTextContents()
     expect(texts.at(-1)).toContain('Goodbye')
+    // The page hangs up on EndCall, which the client emits once the goodbye finished playing
+    await page.getByTestId('start').waitFor({ timeout: 10_000 })
   }, 60_000)
 })

@@ -42,7 +42,11 @@ export function App() {
   const [lastError, setLastError] = useState<string>()
   const [info, setInfo] = useState<ServerInfo>()
 
-  useMicdropEndCall(() => setEnded(true))
+  // EndCall comes once the assistant's goodbye has finished playing: hanging up here cuts nothing
+  useMicdropEndCall(() => {
+    setEnded(true)
+    void Micdrop.stop()
+  })
   useMicdropError((error) => setLastError(error.message))
   useEffect(() => {
     const onMetrics = (metrics: MicdropTurnMetrics) =>

@@ -26,6 +26,8 @@ export {
   MAX_RETRY_AFTER_MS,
 } from './retry/errors.js'
 export { Resampler } from './speech/Resampler.js'
+export { followStream } from './speech/follow-stream.js'
+export type { StreamHandlers } from './speech/follow-stream.js'
 export type { ResamplerOptions, SampleFormat } from './speech/Resampler.js'
 export { SentenceSplitter } from './speech/SentenceSplitter.js'
 export { speakable } from './speech/speakable.js'

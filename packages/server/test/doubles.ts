@@ -1,5 +1,6 @@
-import { MockTTS, STT, TTS, type MockTTSOptions } from '@openmic/core'
-import type { Readable } from 'node:stream'
+import { Agent, MockTTS, STT, TTS, type MockTTSOptions } from '@openmic/core'
+import type { PassThrough, Readable } from 'node:stream'
+import { setTimeout as sleep } from 'node:timers/promises'
 
 /** A MockTTS whose audio samples all hold the number of the `speak()` call that produced them. */
 export class TaggedTTS extends MockTTS {
@@ -35,5 +36,48 @@ export class ThrowingTTS extends TTS {
 export class ThrowingSTT extends STT {
   transcribe(_audio: Readable): void {
     throw new Error('STT exploded')
+  }
+}
+
+/** One action of a {@link ScriptedAgent}'s answer. */
+export type AgentStep =
+  { say: string } | 'save' | 'endCall' | 'skipAnswer' | 'cancelLastUserMessage' | { tool: string }
+
+/**
+ * A custom agent as a user would write one, playing the same script per answer either
+ * synchronously (everything before its first `await`, valid per the Agent API) or asynchronously
+ * (an `await` before each step, as with a network request).
+ */
+export class ScriptedAgent extends Agent {
+  constructor(
+    private readonly kind: 'sync' | 'async',
+    private readonly steps: AgentStep[]
+  ) {
+    super({ systemPrompt: 'Scripted.' })
+  }
+
+  protected async generateAnswer(stream: PassThrough, signal: AbortSignal): Promise<void> {
+    let said = ''
+    for (const step of this.steps) {
+      if (this.kind === 'async') await sleep(10)
+      if (signal.aborted) return
+      if (step === 'save') this.addAssistantMessage(said)
+      else if (step === 'endCall') this.endCall()
+      else if (step === 'skipAnswer') this.skipAnswer()
+      else if (step === 'cancelLastUserMessage') this.cancelLastUserMessage()
+      else if ('say' in step) {
+        said += step.say
+        stream.write(step.say)
+      } else this.callTool(step.tool)
+    }
+  }
+
+  cancel(): void {}
+
+  private callTool(name: string) {
+    const toolCallId = `call_${this.answerCount}`
+    this.addToolMessage({ role: 'tool_call', toolCallId, toolName: name, parameters: '{}' })
+    this.addToolMessage({ role: 'tool_result', toolCallId, toolName: name, output: '"done"' })
+    this.emit('ToolCall', { name, parameters: {}, output: 'done' })
   }
 }

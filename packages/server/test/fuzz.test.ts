@@ -66,6 +66,8 @@ const scenario = fc.record({
   wordDelayMs: fc.integer({ min: 0, max: 10 }),
   ttsChunkDelayMs: fc.integer({ min: 0, max: 10 }),
   ttsFails: fc.boolean(),
+  /** The STT signals TranscriptEnd, or the server must rely on the grace. */
+  sttSignalsEnd: fc.boolean(),
   firstMessage: fc.constantFrom(undefined, 'Hi!'),
 })
 type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never
@@ -102,7 +104,7 @@ beforeAll(async () => {
         maxRetry: 0,
         autoEndCall: true,
       }),
-      stt: new MockSTT({ utterances: s.utterances }),
+      stt: new MockSTT({ utterances: s.utterances, transcriptEnd: s.sttSignalsEnd }),
       tts: new MockTTS({
         chunkMs: 20,
         chunkDelayMs: s.ttsChunkDelayMs,
@@ -110,6 +112,7 @@ beforeAll(async () => {
       }),
       firstMessage: s.firstMessage,
       transcriptTimeoutMs: 150,
+      transcriptGraceMs: 40,
       logger,
     })
     // Before the server's own listener: the command is logged before what it causes.

@@ -45,6 +45,76 @@ describe('loadConfig', () => {
     )
   })
 
+  it('picks Gladia for speech-to-text when GLADIA_API_KEY is set, whatever the other keys', () => {
+    expect(loadConfig({ GLADIA_API_KEY: 'gl', OPENAI_API_KEY: 'sk' })).toMatchObject({
+      stt: 'gladia',
+      tts: 'openai',
+      agent: 'openai',
+      gladia: { apiKey: 'gl' },
+    })
+    expect(loadConfig({ GLADIA_API_KEY: 'gl' })).toMatchObject({ stt: 'gladia', tts: 'local' })
+    expect(
+      loadConfig({
+        GLADIA_API_KEY: 'gl',
+        GLADIA_BASE_URL: 'http://127.0.0.1:9',
+        OPENMIC_STT: 'local',
+      })
+    ).toMatchObject({ stt: 'local', gladia: { baseURL: 'http://127.0.0.1:9' } })
+    expect(() => loadConfig({ OPENMIC_STT: 'gladia' })).toThrow(
+      new DemoConfigError('OPENMIC_STT=gladia needs GLADIA_API_KEY.')
+    )
+    // Gladia only transcribes.
+    expect(() => loadConfig({ GLADIA_API_KEY: 'gl', OPENMIC_TTS: 'gladia' })).toThrow(
+      DemoConfigError
+    )
+  })
+
+  it('with GLADIA_API_KEY and GRADIUM_API_KEY: Gladia transcribes, Gradium speaks', () => {
+    expect(loadConfig({ GLADIA_API_KEY: 'gl', GRADIUM_API_KEY: 'g' })).toMatchObject({
+      stt: 'gladia',
+      tts: 'gradium',
+    })
+  })
+
+  it('picks Gradium speech when GRADIUM_API_KEY is set, before the other keys', () => {
+    expect(
+      loadConfig({ GRADIUM_API_KEY: 'g', OPENAI_API_KEY: 'sk', GRADIUM_REGION: 'us' })
+    ).toMatchObject({
+      agent: 'openai',
+      stt: 'gradium',
+      tts: 'gradium',
+      gradium: { apiKey: 'g', region: 'us', voiceId: 'YTpq7expH9539ERJ' },
+    })
+    expect(
+      loadConfig({ GRADIUM_API_KEY: 'g', OPENMIC_STT: 'openai', OPENAI_API_KEY: 'sk' })
+    ).toMatchObject({ stt: 'openai', tts: 'gradium' })
+    expect(loadConfig({ GRADIUM_API_KEY: 'g', GRADIUM_VOICE_ID: 'v1' }).gradium.voiceId).toBe('v1')
+    expect(() => loadConfig({ OPENMIC_STT: 'gradium' })).toThrow(
+      new DemoConfigError('OPENMIC_STT=gradium needs GRADIUM_API_KEY.')
+    )
+    expect(() => loadConfig({ GRADIUM_API_KEY: 'g', GRADIUM_REGION: 'asia' })).toThrow(
+      /Invalid demo configuration:[\s\S]*gradium/
+    )
+  })
+
+  it('picks ElevenLabs speech when ELEVENLABS_API_KEY is set, before the LLM providers', () => {
+    expect(
+      loadConfig({ ELEVENLABS_API_KEY: 'xi', OPENAI_API_KEY: 'sk', ELEVENLABS_VOICE_ID: 'v1' })
+    ).toMatchObject({
+      agent: 'openai',
+      stt: 'elevenlabs',
+      tts: 'elevenlabs',
+      elevenlabs: { apiKey: 'xi', voiceId: 'v1' },
+    })
+    expect(loadConfig({ ELEVENLABS_API_KEY: 'xi' }).elevenlabs.voiceId).toBe('JBFqnCBsd6RMkjVDRZzb')
+    expect(
+      loadConfig({ ELEVENLABS_API_KEY: 'xi', OPENAI_API_KEY: 'sk', OPENMIC_STT: 'openai' })
+    ).toMatchObject({ stt: 'openai', tts: 'elevenlabs' })
+    expect(() => loadConfig({ OPENMIC_TTS: 'elevenlabs' })).toThrow(
+      new DemoConfigError('OPENMIC_TTS=elevenlabs needs ELEVENLABS_API_KEY.')
+    )
+  })
+
   it('says what is missing when a provider is chosen without its key', () => {
     expect(() => loadConfig({ OPENMIC_AGENT: 'openai' })).toThrow(
       new DemoConfigError(
@@ -52,6 +122,31 @@ describe('loadConfig', () => {
       )
     )
     expect(() => loadConfig({ OPENMIC_AGENT: 'mistral' })).toThrow(/needs MISTRAL_API_KEY/)
+  })
+
+  it('uses an AI SDK model of an OpenAI-compatible server when OPENMIC_AGENT=ai-sdk', () => {
+    const env = {
+      OPENMIC_AGENT: 'ai-sdk',
+      AI_SDK_BASE_URL: 'http://127.0.0.1:11434/v1',
+      AI_SDK_MODEL: 'llama3.2',
+    }
+    expect(loadConfig(env)).toMatchObject({
+      agent: 'ai-sdk',
+      aiSdk: { baseURL: 'http://127.0.0.1:11434/v1', model: 'llama3.2' },
+      stt: 'local',
+      tts: 'local',
+    })
+    expect(loadConfig({ ...env, AI_SDK_API_KEY: 'k' }).aiSdk.apiKey).toBe('k')
+    // Never picked by `auto`: a server URL alone does not say which agent to use.
+    expect(loadConfig({ AI_SDK_BASE_URL: env.AI_SDK_BASE_URL, AI_SDK_MODEL: 'm' }).agent).toBe(
+      'local'
+    )
+    expect(() => loadConfig({ OPENMIC_AGENT: 'ai-sdk', AI_SDK_MODEL: 'llama3.2' })).toThrow(
+      new DemoConfigError(
+        'OPENMIC_AGENT=ai-sdk needs AI_SDK_BASE_URL (e.g. http://127.0.0.1:11434/v1) and AI_SDK_MODEL.'
+      )
+    )
+    expect(() => loadConfig({ ...env, AI_SDK_BASE_URL: 'not a url' })).toThrow(DemoConfigError)
   })
 
   it('rejects invalid values with a readable message', () => {

@@ -12,15 +12,25 @@ const DemoConfigSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(3000),
   /** The token the page must send as a call parameter. */
   token: z.string().min(1).default('demo'),
-  /** `auto`: OpenAI when OPENAI_API_KEY is set, else Mistral when MISTRAL_API_KEY is set, else local. */
-  /** `mock`: core's MockAgent, answering with the turn number (for tests). */
-  agent: z.enum(['auto', 'openai', 'mistral', 'local', 'mock']).default('auto'),
   /**
-   * `auto`: OpenAI speech when OPENAI_API_KEY is set, else Mistral's when MISTRAL_API_KEY is set,
-   * else local (pocketsphinx / flite). `mock`: core's mocks.
+   * `auto`: OpenAI when OPENAI_API_KEY is set, else Mistral when MISTRAL_API_KEY is set, else
+   * local. `ai-sdk`: an AI SDK model of the OpenAI-compatible server at `aiSdk.baseURL`. `mock`:
+   * core's MockAgent, answering with the turn number (for tests).
    */
-  stt: z.enum(['auto', 'openai', 'mistral', 'local', 'mock']).default('auto'),
-  tts: z.enum(['auto', 'openai', 'mistral', 'local', 'mock']).default('auto'),
+  agent: z.enum(['auto', 'openai', 'mistral', 'ai-sdk', 'local', 'mock']).default('auto'),
+  /**
+   * `auto`: a speech provider's own key first (ElevenLabs, then Gradium: a speech-only key says
+   * what it is for), else OpenAI's speech when OPENAI_API_KEY is set, else Mistral's when
+   * MISTRAL_API_KEY is set, else local (pocketsphinx / flite). `mock`: core's mocks. Speech-to-text
+   * only: `gladia`, which `auto` picks first for speech-to-text when GLADIA_API_KEY is set (that
+   * key serves nothing else).
+   */
+  stt: z
+    .enum(['auto', 'elevenlabs', 'gradium', 'gladia', 'openai', 'mistral', 'local', 'mock'])
+    .default('auto'),
+  tts: z
+    .enum(['auto', 'elevenlabs', 'gradium', 'openai', 'mistral', 'local', 'mock'])
+    .default('auto'),
   /** Send each turn's latency to the page (`Metrics` messages). */
   metrics: z.coerce.boolean().default(true),
   /** Where conversations are kept (so calls survive a restart, on any instance); else in memory. */
@@ -29,14 +39,37 @@ const DemoConfigSchema = z.object({
   drainDeadlineMs: z.coerce.number().int().min(0).default(20_000),
   openai: Provider.default({}),
   mistral: Provider.extend({ serverURL: z.string().url().optional() }).default({}),
+  gradium: z
+    .object({
+      apiKey: z.string().min(1).optional(),
+      region: z.enum(['eu', 'us']).optional(),
+      baseURL: z.string().url().optional(),
+      /** Default: Emma (`YTpq7expH9539ERJ`), a flagship voice of Gradium's library. */
+      voiceId: z.string().min(1).default('YTpq7expH9539ERJ'),
+    })
+    .default({ voiceId: 'YTpq7expH9539ERJ' }),
+  /** ElevenLabs speech: `voiceId` defaults to a premade voice (George). */
+  elevenlabs: z
+    .object({
+      apiKey: z.string().min(1).optional(),
+      voiceId: z.string().min(1).default('JBFqnCBsd6RMkjVDRZzb'),
+      baseURL: z.string().url().optional(),
+    })
+    .default({ voiceId: 'JBFqnCBsd6RMkjVDRZzb' }),
+  /** `OPENMIC_AGENT=ai-sdk`: any OpenAI-compatible server (Ollama, vLLM, LM Studio, ...). */
+  aiSdk: Provider.default({}),
+  gladia: Provider.omit({ model: true }).default({}),
 })
 
 /** Where speech comes from, once `auto` is resolved. */
-export type SpeechProvider = 'openai' | 'mistral' | 'local' | 'mock'
+export type SpeechProvider = 'elevenlabs' | 'gradium' | 'openai' | 'mistral' | 'local' | 'mock'
+
+/** Where speech-to-text comes from: speech providers, and those that only transcribe. */
+export type STTProvider = SpeechProvider | 'gladia'
 
 export type DemoConfig = Omit<z.infer<typeof DemoConfigSchema>, 'agent' | 'stt' | 'tts'> & {
-  agent: 'openai' | 'mistral' | 'local' | 'mock'
-  stt: SpeechProvider
+  agent: 'openai' | 'mistral' | 'ai-sdk' | 'local' | 'mock'
+  stt: STTProvider
   tts: SpeechProvider
 }
 
@@ -49,7 +82,9 @@ export class DemoConfigError extends Error {
  * Reads the configuration: defaults, then the JSON file named by `OPENMIC_CONFIG` (if any), then
  * environment variables (`OPENMIC_HOST`, `PORT`, `OPENMIC_TOKEN`, `OPENMIC_AGENT`, `OPENMIC_STT`,
  * `OPENMIC_TTS`, `REDIS_URL`, `OPENMIC_DRAIN_DEADLINE_MS`, `OPENAI_API_KEY`, `OPENAI_MODEL`, `OPENAI_BASE_URL`, `MISTRAL_API_KEY`,
- * `MISTRAL_MODEL`, `MISTRAL_SERVER_URL`).
+ * `MISTRAL_MODEL`, `MISTRAL_SERVER_URL`, `AI_SDK_BASE_URL`, `AI_SDK_MODEL`, `AI_SDK_API_KEY`,
+ * `ELEVENLABS_API_KEY`, `ELEVENLABS_VOICE_ID`, `ELEVENLABS_BASE_URL`, `GRADIUM_API_KEY`,
+ * `GRADIUM_REGION`, `GRADIUM_BASE_URL`, `GRADIUM_VOICE_ID`, `GLADIA_API_KEY`, `GLADIA_BASE_URL`).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
   const file = env.OPENMIC_CONFIG ? readConfigFile(env.OPENMIC_CONFIG) : {}
@@ -72,12 +107,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
       model: env.MISTRAL_MODEL,
       serverURL: env.MISTRAL_SERVER_URL,
     }),
+    gradium: prune({
+      apiKey: env.GRADIUM_API_KEY,
+      region: env.GRADIUM_REGION,
+      baseURL: env.GRADIUM_BASE_URL,
+      voiceId: env.GRADIUM_VOICE_ID,
+    }),
+    elevenlabs: prune({
+      apiKey: env.ELEVENLABS_API_KEY,
+      voiceId: env.ELEVENLABS_VOICE_ID,
+      baseURL: env.ELEVENLABS_BASE_URL,
+    }),
+    aiSdk: prune({
+      apiKey: env.AI_SDK_API_KEY,
+      model: env.AI_SDK_MODEL,
+      baseURL: env.AI_SDK_BASE_URL,
+    }),
+    gladia: prune({ apiKey: env.GLADIA_API_KEY, baseURL: env.GLADIA_BASE_URL }),
   })
   const merged = {
     ...file,
     ...fromEnv,
     openai: { ...(file.openai as object), ...(fromEnv.openai as object) },
     mistral: { ...(file.mistral as object), ...(fromEnv.mistral as object) },
+    gradium: { ...(file.gradium as object), ...(fromEnv.gradium as object) },
+    elevenlabs: { ...(file.elevenlabs as object), ...(fromEnv.elevenlabs as object) },
+    aiSdk: { ...(file.aiSdk as object), ...(fromEnv.aiSdk as object) },
+    gladia: { ...(file.gladia as object), ...(fromEnv.gladia as object) },
   }
   const parsed = DemoConfigSchema.safeParse(merged)
   if (!parsed.success)
@@ -85,7 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
   return {
     ...parsed.data,
     agent: resolveAgent(parsed.data),
-    stt: resolveSpeech('STT', parsed.data.stt, parsed.data),
+    stt: resolveSTT(parsed.data),
     tts: resolveSpeech('TTS', parsed.data.tts, parsed.data),
   }
 }
@@ -96,10 +152,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
  */
 function resolveSpeech(
   kind: 'STT' | 'TTS',
-  choice: z.infer<typeof DemoConfigSchema>['stt'],
+  choice: Exclude<z.infer<typeof DemoConfigSchema>['stt'], 'gladia'>,
   config: z.infer<typeof DemoConfigSchema>
 ): SpeechProvider {
   if (choice === 'auto') {
+    // A speech provider's key is set for its speech: it comes before the LLM providers'.
+    if (config.elevenlabs.apiKey) return 'elevenlabs'
+    if (config.gradium.apiKey) return 'gradium'
     if (config.openai.apiKey) return 'openai'
     if (config.mistral.apiKey) return 'mistral'
     return 'local'
@@ -110,7 +169,22 @@ function resolveSpeech(
   if (choice === 'mistral' && !config.mistral.apiKey) {
     throw new DemoConfigError(`OPENMIC_${kind}=mistral needs MISTRAL_API_KEY.`)
   }
+  if (choice === 'gradium' && !config.gradium.apiKey) {
+    throw new DemoConfigError(`OPENMIC_${kind}=gradium needs GRADIUM_API_KEY.`)
+  }
+  if (choice === 'elevenlabs' && !config.elevenlabs.apiKey) {
+    throw new DemoConfigError(`OPENMIC_${kind}=elevenlabs needs ELEVENLABS_API_KEY.`)
+  }
   return choice
+}
+
+/** Speech-to-text: the STT-only providers first, then as speech. */
+function resolveSTT(config: z.infer<typeof DemoConfigSchema>): STTProvider {
+  if (config.stt === 'gladia' || (config.stt === 'auto' && config.gladia.apiKey)) {
+    if (!config.gladia.apiKey) throw new DemoConfigError('OPENMIC_STT=gladia needs GLADIA_API_KEY.')
+    return 'gladia'
+  }
+  return resolveSpeech('STT', config.stt, config)
 }
 
 function resolveAgent(config: z.infer<typeof DemoConfigSchema>): DemoConfig['agent'] {
@@ -126,6 +200,11 @@ function resolveAgent(config: z.infer<typeof DemoConfigSchema>): DemoConfig['age
   }
   if (config.agent === 'mistral' && !config.mistral.apiKey) {
     throw new DemoConfigError('OPENMIC_AGENT=mistral needs MISTRAL_API_KEY.')
+  }
+  if (config.agent === 'ai-sdk' && (!config.aiSdk.baseURL || !config.aiSdk.model)) {
+    throw new DemoConfigError(
+      'OPENMIC_AGENT=ai-sdk needs AI_SDK_BASE_URL (e.g. http://127.0.0.1:11434/v1) and AI_SDK_MODEL.'
+    )
   }
   return config.agent
 }

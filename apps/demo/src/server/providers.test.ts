@@ -1,9 +1,22 @@
+import { AiSdkAgent } from '@openmic/ai-sdk'
+import { ElevenLabsSTT, ElevenLabsTTS } from '@openmic/elevenlabs'
+import { GladiaSTT } from '@openmic/gladia'
+import { GradiumSTT, GradiumTTS } from '@openmic/gradium'
 import { MistralSTT, MistralTTS } from '@openmic/mistral'
 import { OpenaiSTT, OpenaiTTS } from '@openmic/openai'
-import { createFakeMistralRealtime, createFakeOpenaiRealtime } from '@openmic/testing'
+import {
+  createFakeGladiaLive,
+  createFakeGradiumSTT,
+  createFakeGradiumTTS,
+  createFakeElevenLabsSTT,
+  createFakeElevenLabsTTS,
+  createFakeMistralRealtime,
+  createFakeOpenAI,
+  createFakeOpenaiRealtime,
+} from '@openmic/testing'
 import { describe, expect, it } from 'vitest'
 import { loadConfig } from './config.js'
-import { createSTT, createTTS } from './providers.js'
+import { createAgent, createSTT, createTTS } from './providers.js'
 
 const until = async (condition: () => boolean, timeoutMs = 3000) => {
   const end = Date.now() + timeoutMs
@@ -45,6 +58,91 @@ describe('speech by configuration', () => {
       stt.destroy()
       tts.destroy()
       await realtime.close()
+    }
+  })
+
+  it('with GLADIA_API_KEY: GladiaSTT (its live session created with the key)', async () => {
+    const live = await createFakeGladiaLive()
+    const config = loadConfig({ GLADIA_API_KEY: 'gl-demo', GLADIA_BASE_URL: live.baseURL })
+    const stt = await createSTT(config)
+    try {
+      expect(stt).toBeInstanceOf(GladiaSTT)
+      await until(() => live.initRequests.length > 0)
+      expect(live.initRequests[0]!.headers['x-gladia-key']).toBe('gl-demo')
+    } finally {
+      stt.destroy()
+      await live.close()
+    }
+  })
+
+  it('with GRADIUM_API_KEY: GradiumSTT and GradiumTTS (their sockets opened with the key)', async () => {
+    const asr = await createFakeGradiumSTT()
+    const speech = await createFakeGradiumTTS()
+    const stt = await createSTT(
+      loadConfig({ GRADIUM_API_KEY: 'g-demo', GRADIUM_BASE_URL: asr.baseURL })
+    )
+    const tts = await createTTS(
+      loadConfig({ GRADIUM_API_KEY: 'g-demo', GRADIUM_BASE_URL: speech.baseURL })
+    )
+    try {
+      expect(stt).toBeInstanceOf(GradiumSTT)
+      expect(tts).toBeInstanceOf(GradiumTTS)
+      await until(() => asr.sessions.length > 0 && speech.sessions.length > 0)
+      expect(asr.sessions[0]!.headers['x-api-key']).toBe('g-demo')
+      expect(speech.sessions[0]!.headers['x-api-key']).toBe('g-demo')
+    } finally {
+      stt.destroy()
+      tts.destroy()
+      await asr.close()
+      await speech.close()
+    }
+  })
+
+  it('with ELEVENLABS_API_KEY: ElevenLabsSTT and ElevenLabsTTS, their sockets opened with the key and the voice', async () => {
+    const scribe = await createFakeElevenLabsSTT()
+    const speech = await createFakeElevenLabsTTS()
+    const env = { ELEVENLABS_API_KEY: 'xi-demo', ELEVENLABS_VOICE_ID: 'voice-demo' }
+    const stt = await createSTT(loadConfig({ ...env, ELEVENLABS_BASE_URL: scribe.baseURL }))
+    const tts = await createTTS(loadConfig({ ...env, ELEVENLABS_BASE_URL: speech.baseURL }))
+    try {
+      expect(stt).toBeInstanceOf(ElevenLabsSTT)
+      expect(tts).toBeInstanceOf(ElevenLabsTTS)
+      await until(() => scribe.sessions.length > 0 && speech.connections.length > 0)
+      expect(scribe.sessions[0]!.headers['xi-api-key']).toBe('xi-demo')
+      expect(speech.connections[0]!.headers['xi-api-key']).toBe('xi-demo')
+      expect(speech.connections[0]!.voiceId).toBe('voice-demo')
+    } finally {
+      stt.destroy()
+      tts.destroy()
+      await scribe.close()
+      await speech.close()
+    }
+  })
+})
+
+describe('agent by configuration', () => {
+  it('with OPENMIC_AGENT=ai-sdk: AiSdkAgent on the compatible server, with its model and key', async () => {
+    const server = await createFakeOpenAI()
+    try {
+      const config = loadConfig({
+        OPENMIC_AGENT: 'ai-sdk',
+        AI_SDK_BASE_URL: server.baseURL,
+        AI_SDK_MODEL: 'llama3.2',
+        AI_SDK_API_KEY: 'ollama',
+      })
+      const agent = await createAgent(config)
+      expect(agent).toBeInstanceOf(AiSdkAgent)
+      server.replyText('Hello ', 'there!')
+      agent.addUserMessage('Hi')
+      let text = ''
+      for await (const chunk of agent.answer()) text += String(chunk)
+      expect(text).toBe('Hello there!')
+      const request = server.requests[0]!
+      expect(request.path).toBe('/v1/chat/completions')
+      expect(request.headers.authorization).toBe('Bearer ollama')
+      expect(request.body).toMatchObject({ model: 'llama3.2', stream: true })
+    } finally {
+      await server.close()
     }
   })
 })

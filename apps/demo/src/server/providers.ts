@@ -16,6 +16,17 @@ export async function createAgent(config: DemoConfig): Promise<Agent> {
       const { MistralAgent } = await import('@openmic/mistral')
       return new MistralAgent({ systemPrompt: SYSTEM_PROMPT, autoEndCall: true, ...config.mistral })
     }
+    case 'ai-sdk': {
+      const { AiSdkAgent } = await import('@openmic/ai-sdk')
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible')
+      const { baseURL, apiKey, model } = config.aiSdk
+      const provider = createOpenAICompatible({ name: 'demo', baseURL: baseURL!, apiKey })
+      return new AiSdkAgent({
+        systemPrompt: SYSTEM_PROMPT,
+        autoEndCall: true,
+        model: provider.chatModel(model!),
+      })
+    }
     case 'local': {
       const { LocalAgent } = await import('@openmic/local')
       return new LocalAgent()
@@ -36,6 +47,11 @@ export async function createAgent(config: DemoConfig): Promise<Agent> {
 /** Builds speech-to-text: a cloud provider's, offline pocketsphinx, or the mock. */
 export async function createSTT(config: DemoConfig): Promise<STT> {
   switch (config.stt) {
+    case 'elevenlabs': {
+      const { ElevenLabsSTT } = await import('@openmic/elevenlabs')
+      const { apiKey, baseURL } = config.elevenlabs
+      return new ElevenLabsSTT({ apiKey, baseURL })
+    }
     case 'openai': {
       const { OpenaiSTT } = await import('@openmic/openai')
       return new OpenaiSTT({ apiKey: config.openai.apiKey, baseURL: config.openai.baseURL })
@@ -43,6 +59,15 @@ export async function createSTT(config: DemoConfig): Promise<STT> {
     case 'mistral': {
       const { MistralSTT } = await import('@openmic/mistral')
       return new MistralSTT({ apiKey: config.mistral.apiKey, serverURL: config.mistral.serverURL })
+    }
+    case 'gladia': {
+      const { GladiaSTT } = await import('@openmic/gladia')
+      return new GladiaSTT({ apiKey: config.gladia.apiKey, baseURL: config.gladia.baseURL })
+    }
+    case 'gradium': {
+      const { GradiumSTT } = await import('@openmic/gradium')
+      const { apiKey, region, baseURL } = config.gradium
+      return new GradiumSTT({ apiKey, region, baseURL })
     }
     case 'local': {
       const { LocalSTT } = await import('@openmic/local')
@@ -56,6 +81,10 @@ export async function createSTT(config: DemoConfig): Promise<STT> {
 /** Builds text-to-speech: a cloud provider's, offline flite, or the mock tone generator. */
 export async function createTTS(config: DemoConfig): Promise<TTS> {
   switch (config.tts) {
+    case 'elevenlabs': {
+      const { ElevenLabsTTS } = await import('@openmic/elevenlabs')
+      return new ElevenLabsTTS(config.elevenlabs)
+    }
     case 'openai': {
       const { OpenaiTTS } = await import('@openmic/openai')
       return new OpenaiTTS({ apiKey: config.openai.apiKey, baseURL: config.openai.baseURL })
@@ -63,6 +92,10 @@ export async function createTTS(config: DemoConfig): Promise<TTS> {
     case 'mistral': {
       const { MistralTTS } = await import('@openmic/mistral')
       return new MistralTTS({ apiKey: config.mistral.apiKey, serverURL: config.mistral.serverURL })
+    }
+    case 'gradium': {
+      const { GradiumTTS } = await import('@openmic/gradium')
+      return new GradiumTTS(config.gradium)
     }
     case 'local': {
       const { LocalTTS } = await import('@openmic/local')

@@ -160,6 +160,40 @@ describe('MicdropClient', () => {
     expect(client.state.isStarted).toBe(true)
   })
 
+  it('emits EndCall once the goodbye finished playing, not when the server sends it', async () => {
+    const { client, speaker, connect } = setup()
+    const ws = await connect()
+    const events: string[] = []
+    client.on('EndCall', () => events.push(`EndCall, playing: ${speaker.isPlaying}`))
+    ws.receive(new Int16Array(1600).buffer)
+    ws.receive('Message {"role":"assistant","content":"Goodbye!"}')
+    ws.receive('EndCall')
+    expect(events).toEqual([])
+    speaker.finish()
+    expect(events).toEqual(['EndCall, playing: false'])
+    speaker.playAudio(new Int16Array(10))
+    speaker.finish()
+    expect(events).toHaveLength(1)
+  })
+
+  it('emits EndCall when the goodbye is cut short, and not after the app hung up itself', async () => {
+    const { client, mic, speaker, connect } = setup()
+    const ws = await connect()
+    let ends = 0
+    client.on('EndCall', () => ends++)
+    ws.receive(new Int16Array(1600).buffer)
+    ws.receive('EndCall')
+    mic.frames(5, -20) // the user speaks over the goodbye: playback stops
+    expect(ends).toBe(1)
+    mic.frames(31, -90)
+
+    ws.receive(new Int16Array(1600).buffer)
+    expect(speaker.isPlaying).toBe(true)
+    ws.receive('EndCall')
+    await client.stop()
+    expect(ends).toBe(1)
+  })
+
   it('pauses (sends Mute, stops playback, stops listening) and resumes', async () => {
     const { client, mic, speaker, connect } = setup()
     const ws = await connect()

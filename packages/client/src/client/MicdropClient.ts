@@ -50,6 +50,8 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
   private paused = false
   private muted = false
   private echoTimer?: ReturnType<typeof setTimeout>
+  /** Emits `EndCall` once the goodbye stops playing (set while it plays). */
+  private endCallWhenHeard?: () => void
   private pendingStart?: { resolve: () => void; reject: (error: MicdropClientError) => void }
 
   constructor(options: MicdropOptions = {}, deps: Partial<MicdropClientDeps> = {}) {
@@ -201,6 +203,7 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
 
   /** Hangs up: closes the connection, stops playback and releases the microphone. */
   stop = async (): Promise<void> => {
+    this.cancelEndCall() // the app hung up itself: no EndCall afterwards
     clearTimeout(this.echoTimer)
     this.echoTimer = undefined
     this.starting = false
@@ -345,7 +348,7 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
         return this.notify()
       case 'EndCall':
         this.log('End of call')
-        return void this.emit('EndCall')
+        return this.endCallAfterPlayback()
       case 'ToolCall':
         return void this.emit('ToolCall', message.toolCall)
       case 'Metrics':
@@ -394,6 +397,28 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
       }, ECHO_TAIL_MS)
     }
     this.notify()
+  }
+
+  /**
+   * The server sends `EndCall` right after the goodbye's last audio frame, while it still plays:
+   * apps hang up on `EndCall`, so it is emitted once playback stops (the goodbye played to its end,
+   * or was interrupted).
+   */
+  private endCallAfterPlayback() {
+    if (this.endCallWhenHeard) return
+    if (!this.speaker.isPlaying) return void this.emit('EndCall')
+    const emit = () => {
+      this.endCallWhenHeard = undefined
+      this.emit('EndCall')
+    }
+    this.endCallWhenHeard = emit
+    this.speaker.once('StopPlaying', emit)
+  }
+
+  private cancelEndCall() {
+    if (!this.endCallWhenHeard) return
+    this.speaker.off('StopPlaying', this.endCallWhenHeard)
+    this.endCallWhenHeard = undefined
   }
 
   /** Reports a failure to start, ends what was started, and rejects. */

@@ -63,7 +63,10 @@ export interface MicdropClientEvents {
   StateChange: [MicdropState, MicdropState]
   /** A conversation item was added by the server. */
   Message: [MicdropConversationItem]
-  /** The assistant ended the call (after its last audio was sent). */
+  /**
+   * The assistant ended the call, and its goodbye has been heard: emitted once the goodbye's audio
+   * finished playing (or playback was stopped), so `client.stop()` in the listener cuts nothing.
+   */
   EndCall: []
   /** A tool declared with `emitOutput` ran on the server. */
   ToolCall: [MicdropToolCall]

@@ -30,6 +30,8 @@ export interface TestCallOptions {
   answer: string
   /** Length of the TTS tone per character of text, in ms. */
   msPerChar: number
+  /** The agent says `answer` as a goodbye and ends the call (its `end_call` tool). */
+  endCall?: boolean
 }
 
 /**
@@ -58,7 +60,13 @@ export async function startTestServer(options: TestCallOptions) {
         return params
       })
       new MicdropServer(socket, {
-        agent: new MockAgent({ systemPrompt: 'You are a test.', answers: [options.answer] }),
+        agent: new MockAgent({
+          systemPrompt: 'You are a test.',
+          autoEndCall: options.endCall,
+          answers: options.endCall
+            ? [{ text: options.answer, toolCalls: [{ name: 'end_call' }] }, '']
+            : [options.answer],
+        }),
         stt: new MockSTT({ utterances: [options.transcript] }),
         tts: new MockTTS({ msPerChar: options.msPerChar, chunkMs: 100, chunkDelayMs: 50 }),
         firstMessage: options.firstMessage,

@@ -5,7 +5,14 @@ import type { MicdropToolCall } from '@openmic/core'
 import { AnswerRun, type AnswerOutcome } from '../answer/AnswerRun.js'
 import { turnMetrics, type TurnClock } from '../metrics/turn-metrics.js'
 import type { CallControllerOptions } from './types.js'
+import { TurnTranscript } from './turn-transcript.js'
 import { Utterance } from './Utterance.js'
+
+/** What the agent did within `agent.answer()` (a synchronous agent), before the run existed. */
+interface Opening {
+  messageSaved: boolean
+  skipped: boolean
+}
 
 /** What an answer run speaks: an agent's answer (tied to a user turn or not), or a given text. */
 type RunKind = 'answer' | 'speech'
@@ -31,25 +38,39 @@ export class CallController {
   private speaking = false
   private muted = false
   private utterance?: Utterance
-  /** A user turn ended (`StopSpeaking`) and waits for its transcript. */
-  private awaitingTranscript = false
+  /** The pieces of the user turn's transcript, joined into one message once it is complete. */
+  private readonly transcript: TurnTranscript
   /** A user message was added and has not been answered yet. */
   private unanswered = false
   private current?: CurrentRun
   private turn?: TurnClock
-  private transcriptTimer?: NodeJS.Timeout
   private endCallPending = false
+  /** Set while `agent.answer()` runs: a synchronous agent acts before its run exists. */
+  private opening?: Opening
   private destroyed = false
   /** Takes the call's listeners off its agent, STT and TTS. */
   private readonly listeners: Array<() => void> = []
 
   constructor(private readonly options: CallControllerOptions) {
+    const { stt } = options
+    this.transcript = new TurnTranscript({
+      signalsEnd: () => stt.signalsTranscriptEnd,
+      graceMs: options.transcriptGraceMs,
+      timeoutMs: options.transcriptTimeoutMs,
+      onComplete: () => this.onTranscriptComplete(),
+      log: options.output.log,
+    })
     this.listen()
   }
 
   /** An answer is being spoken, or a user turn is open (speaking, or waiting for its transcript). */
   get busy(): boolean {
-    return this.current !== undefined || this.speaking || this.awaitingTranscript
+    return (
+      this.current !== undefined ||
+      this.speaking ||
+      this.transcript.waiting ||
+      this.transcript.pending
+    )
   }
 
   // ---- client commands ----
@@ -57,7 +78,7 @@ export class CallController {
   startSpeaking(): void {
     this.closeUtterance()
     this.cancelRun()
-    this.stopWaitingForTranscript()
+    this.transcript.userStarted()
     this.turn = undefined
     this.speaking = true
     this.muted = false
@@ -70,29 +91,32 @@ export class CallController {
       this.droppedAudioFrames++
       return false
     }
+    const first = this.utterance.bytes === 0
+    // Counted before the STT sees the audio: it may emit the whole transcript from within write().
+    if (first) this.transcript.transcriptionStarted()
     this.utterance.write(audio)
+    if (first && this.utterance.failed) this.transcript.end() // transcribe() threw: nothing comes
     return true
   }
 
   stopSpeaking(): void {
     this.speaking = false
+    // The client waits for this turn's answer or SkipAnswer, even after a Mute.
+    this.muted = false
     const utterance = this.closeUtterance()
     this.turn = { stopAt: performance.now() }
-    if (utterance && utterance.bytes > 0 && !utterance.failed && !utterance.heard) {
-      // Its transcript is still to come: answer after it (with any unanswered message).
-      this.awaitTranscript()
-    } else {
-      this.endUserTurn()
-    }
+    // Answered once its transcript is complete (with any unanswered message).
+    this.transcript.userStopped(transcribing(utterance))
   }
 
   mute(): void {
     this.speaking = false
     this.muted = true
-    this.closeUtterance()
-    this.stopWaitingForTranscript()
+    const utterance = this.closeUtterance()
     this.turn = undefined
     this.cancelRun()
+    // Its transcript is still added to the conversation, unanswered until the user speaks again.
+    this.transcript.userStopped(transcribing(utterance))
   }
 
   // ---- app commands ----
@@ -114,19 +138,23 @@ export class CallController {
     this.cancelRun()
     const forUser = this.unanswered
     this.unanswered = false
-    this.stopWaitingForTranscript()
     const turn = this.turn
     this.turn = undefined
     let stream: Readable
     const requestedAt = performance.now()
+    // A synchronous agent may save its answer, skip it or end the call within answer() itself.
+    const opening: Opening = (this.opening = { messageSaved: false, skipped: false })
     try {
       stream = this.options.agent.answer()
     } catch (error) {
       this.options.output.log('Agent answer() threw:', error)
-      this.options.output.send('SkipAnswer')
+      this.opening = undefined
+      if (!opening.skipped) this.options.output.send('SkipAnswer')
+      this.flushEndCall()
       return undefined
     }
-    return this.startRun(stream, 'answer', forUser, turn, requestedAt)
+    this.opening = undefined
+    return this.startRun(stream, 'answer', forUser, turn, requestedAt, opening)
   }
 
   /** Cancels the current answer; `SkipAnswer` tells the client no answer is coming. */
@@ -141,7 +169,7 @@ export class CallController {
   destroy(): void {
     if (this.destroyed) return
     this.destroyed = true
-    this.stopWaitingForTranscript()
+    this.transcript.destroy()
     this.closeUtterance()
     this.cancelRun(false)
     for (const unlisten of this.listeners) unlisten()
@@ -152,45 +180,44 @@ export class CallController {
 
   private onTranscript(text: string) {
     if (this.destroyed) return
-    if (text.trim() === '') {
-      if (this.awaitingTranscript) this.endUserTurn()
-      return
-    }
-    if (this.turn) this.turn.transcriptAt = performance.now()
-    if (this.utterance) this.utterance.heard = true
-    this.unanswered = true
-    try {
-      this.options.agent.addUserMessage(text)
-    } catch (error) {
-      this.options.output.log('Adding the user message threw:', error)
-    }
-    if (this.speaking || this.muted) return
-    this.startAnswer()
+    if (text.trim() !== '' && this.turn) this.turn.transcriptAt = performance.now()
+    this.transcript.piece(text)
+  }
+
+  private onTranscriptEnd() {
+    if (this.destroyed) return
+    this.transcript.end()
   }
 
   private onSttFailed(error: unknown) {
     this.options.output.log('STT failed:', error)
     if (this.utterance) this.utterance.failed = true
-    if (this.awaitingTranscript) this.endUserTurn()
+    this.transcript.failed()
   }
 
-  private awaitTranscript() {
-    this.awaitingTranscript = true
-    this.transcriptTimer = setTimeout(() => {
-      this.options.output.log('No transcript came in time')
-      this.endUserTurn()
-    }, this.options.transcriptTimeoutMs)
-  }
-
-  private stopWaitingForTranscript() {
-    this.awaitingTranscript = false
-    clearTimeout(this.transcriptTimer)
-    this.transcriptTimer = undefined
+  /**
+   * The user turn's transcript is complete: its pieces become one user message, answered now unless
+   * the user is speaking again or muted. A late piece restarts an answer nothing of which was sent
+   * yet; once it has been heard (or saved), the piece waits for its end: the user never hears part
+   * of an answer that is then thrown away.
+   */
+  private onTranscriptComplete() {
+    if (this.transcript.pending && this.current && isHeard(this.current.run)) return
+    const text = this.transcript.take()
+    if (text !== '') {
+      this.unanswered = true
+      try {
+        this.options.agent.addUserMessage(text)
+      } catch (error) {
+        this.options.output.log('Adding the user message threw:', error)
+      }
+    }
+    if (this.speaking || this.muted) return
+    this.endUserTurn()
   }
 
   /** Ends a user turn that has no new transcript: answer what is unanswered, else skip. */
   private endUserTurn() {
-    this.stopWaitingForTranscript()
     if (this.unanswered) {
       this.startAnswer()
     } else {
@@ -214,7 +241,8 @@ export class CallController {
     kind: RunKind,
     forUser: boolean,
     turn?: TurnClock,
-    requestedAt?: number
+    requestedAt?: number,
+    opening?: Opening
   ): CurrentRun {
     const run = new AnswerRun({
       text,
@@ -224,6 +252,10 @@ export class CallController {
       onDone: this.onRunDone,
     })
     const current: CurrentRun = { run, kind, forUser, turn }
+    if (opening) {
+      run.messageSaved = opening.messageSaved
+      run.skipped = opening.skipped
+    }
     this.current = current
     run.start()
     return current
@@ -255,6 +287,10 @@ export class CallController {
     output.answerEnd(outcome)
     current.resolve?.()
     this.flushEndCall()
+    // A transcript that completed while this answer was heard.
+    if (this.transcript.pending && !this.transcript.waiting && !this.speaking) {
+      this.onTranscriptComplete()
+    }
   }
 
   /** Stops the current run: TTS and agent cancelled, nothing of it sent any more. */
@@ -275,7 +311,7 @@ export class CallController {
   }
 
   private flushEndCall() {
-    if (!this.endCallPending || this.current) return
+    if (!this.endCallPending || this.current || this.opening) return
     this.endCallPending = false
     this.options.output.send('EndCall')
   }
@@ -297,6 +333,7 @@ export class CallController {
     this.on(agent, 'ToolCall', this.onAgentToolCall)
     this.on(agent, 'Failed', this.onAgentFailed)
     this.on(stt, 'Transcript', this.onTranscript)
+    this.on(stt, 'TranscriptEnd', this.onTranscriptEnd)
     this.on(stt, 'Failed', this.onSttFailed)
     this.on(tts, 'Audio', this.onTtsAudio)
     this.on(tts, 'AudioEnd', this.onTtsAudioEnd)
@@ -324,8 +361,9 @@ export class CallController {
   }
 
   private onAgentMessage(message: MicdropConversationMessage) {
-    if (message.role === 'assistant' && this.current?.kind === 'answer') {
-      this.current.run.messageSaved = true
+    if (message.role === 'assistant') {
+      if (this.opening) this.opening.messageSaved = true
+      else if (this.current?.kind === 'answer') this.current.run.messageSaved = true
     }
     this.options.output.send('Message', message)
   }
@@ -339,7 +377,8 @@ export class CallController {
   }
 
   private onAgentSkipAnswer() {
-    if (this.current) this.current.run.skipped = true
+    if (this.opening) this.opening.skipped = true
+    else if (this.current) this.current.run.skipped = true
     this.options.output.send('SkipAnswer')
   }
 
@@ -368,6 +407,16 @@ export class CallController {
     this.options.output.log('TTS failed:', error)
     this.current?.run.ttsFailed(error)
   }
+}
+
+/** Some of the run reached the client: its audio, or its assistant message. */
+function isHeard(run: AnswerRun): boolean {
+  return run.firstAudioAt !== undefined || run.messageSaved
+}
+
+/** The utterance's audio went to the STT: its transcript may still come. */
+function transcribing(utterance: Utterance | undefined): boolean {
+  return utterance !== undefined && utterance.bytes > 0 && !utterance.failed
 }
 
 function tryCall(action: () => void, output: { log(...message: unknown[]): void }) {

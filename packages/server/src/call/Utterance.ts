@@ -10,8 +10,6 @@ export class Utterance {
   bytes = 0
   /** The STT failed (or threw) while this utterance was open. */
   failed = false
-  /** A (non-empty) transcript came while this utterance was open. */
-  heard = false
   private stream?: Readable
 
   /** @param log - told when the STT's `transcribe()` throws (the utterance is then `failed`). */

@@ -23,4 +23,6 @@ export interface CallControllerOptions {
   output: CallOutput
   /** After `StopSpeaking`, how long to wait for a transcript before `SkipAnswer` (ms). */
   transcriptTimeoutMs: number
+  /** With an STT that does not signal `TranscriptEnd`: the wait after its last piece (ms). */
+  transcriptGraceMs: number
 }

@@ -21,6 +21,11 @@ const DEFAULT_MAX_FRAME_BYTES = 65536
 const DEFAULT_TRANSCRIPT_TIMEOUT_MS = 10_000
 const DEFAULT_STORE_TIMEOUT_MS = 1000
 const DEFAULT_DRAIN_DEADLINE_MS = 30_000
+/**
+ * Three times the 100 ms gap between the final pieces of a streaming STT that the server must join,
+ * yet small next to a model's first token; only STTs that cannot signal `TranscriptEnd` pay it.
+ */
+const DEFAULT_TRANSCRIPT_GRACE_MS = 300
 
 /**
  * One voice call over a WebSocket (`ws`): user audio to the STT, transcripts to the agent, answers
@@ -84,6 +89,7 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
       stt: this.stt,
       tts: this.tts,
       transcriptTimeoutMs: options.transcriptTimeoutMs ?? DEFAULT_TRANSCRIPT_TIMEOUT_MS,
+      transcriptGraceMs: options.transcriptGraceMs ?? DEFAULT_TRANSCRIPT_GRACE_MS,
       output: {
         send: (name, payload) => this.send(name, payload),
         audio: (audio, first) => this.sendAudio(audio, first),

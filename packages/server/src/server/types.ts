@@ -30,6 +30,14 @@ export interface MicdropServerOptions {
   maxFrameBytes?: number
   /** After `StopSpeaking`, how long to wait for a transcript before `SkipAnswer` (default 10 000 ms). */
   transcriptTimeoutMs?: number
+  /**
+   * With an STT that cannot tell when an utterance's transcript is complete (its
+   * `signalsTranscriptEnd` is false): how long to wait after its last `Transcript` (or after
+   * `StopSpeaking`) for another piece before answering (default 300 ms). Pieces within it are
+   * joined into one user message and get one answer. STTs that signal `TranscriptEnd` (OpenAI,
+   * Mistral, local, mocks) are answered as soon as it comes, without this wait.
+   */
+  transcriptGraceMs?: number
   /** Also send each turn's metrics to the client, as `Metrics <json>` (default false). */
   sendMetrics?: boolean
   /**

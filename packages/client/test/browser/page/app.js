@@ -47,7 +47,10 @@ client.on('StateChange', (state, previous) => {
 client.on('Error', (error) =>
   events.push({ t: performance.now(), key: 'error', value: error.code })
 )
-client.on('EndCall', () => events.push({ t: performance.now(), key: 'EndCall' }))
+// Whether the speaker was still playing when EndCall came (an app hangs up here)
+client.on('EndCall', () =>
+  events.push({ t: performance.now(), key: 'EndCall', value: client.speaker.isPlaying })
+)
 
 const wait = (ms) => new Promise((done) => setTimeout(done, ms))
 

@@ -1,0 +1,5 @@
+export { AiSdkAgent } from './AiSdkAgent.js'
+export type { AiSdkAgentOptions, AiSdkCallSettings } from './types.js'
+export { AiSdkStreamError } from './errors/AiSdkStreamError.js'
+export type { AiSdkStreamErrorDetails } from './errors/AiSdkStreamError.js'
+export type { AiSdkHttpError } from './errors/to-ai-sdk-error.js'

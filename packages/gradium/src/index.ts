@@ -1,0 +1,7 @@
+export { GradiumSTT } from './stt/GradiumSTT.js'
+export type { GradiumInputFormat, GradiumSTTJsonConfig, GradiumSTTOptions } from './stt/types.js'
+export { GradiumTTS } from './tts/GradiumTTS.js'
+export type { GradiumOutputFormat, GradiumTTSJsonConfig, GradiumTTSOptions } from './tts/types.js'
+export type { GradiumRegion } from './socket/endpoint.js'
+export { GradiumError } from './errors.js'
+export type { GradiumProvider } from './errors.js'

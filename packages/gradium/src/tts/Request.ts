@@ -1,0 +1,86 @@
+import { Resampler } from '@openmic/core/provider'
+import { StringDecoder } from 'node:string_decoder'
+import type { GradiumSocket } from '../socket/GradiumSocket.js'
+
+/**
+ * One `speak()`: a request multiplexed on the socket under its own `client_req_id`, its text not
+ * sent yet, and its audio's conversion to PCM16 16 kHz. Nothing here is shared with another one.
+ */
+export class Request {
+  /** The socket it is set up on (undefined until its `setup` is sent). */
+  socket: GradiumSocket | undefined
+  /** The server answered its `setup` with `ready`: text may flow. */
+  ready = false
+  /** Text received and not sent yet. */
+  pending = ''
+  /** Some of its text is on the wire: it can never be sent again elsewhere. */
+  textSent = false
+  /** Its text stream has ended. */
+  textEnded = false
+  /** Its `end_of_stream` is sent. */
+  eosSent = false
+  /** Waits for an answer Gradium owes (see `stallTimeoutMs`). */
+  timer: ReturnType<typeof setTimeout> | undefined
+  /** Stops following its text stream. */
+  detach: () => void = () => {}
+  private readonly resampler: Resampler | undefined
+  /** Joins a character whose UTF-8 bytes are split across two chunks of text. */
+  private readonly decoder = new StringDecoder('utf8')
+  /** A byte of a sample split across two audio messages. */
+  private carry: Buffer | undefined
+
+  constructor(
+    /** Its `client_req_id`. */
+    readonly id: string,
+    sampleRate: number
+  ) {
+    this.resampler =
+      sampleRate === 16_000 ? undefined : new Resampler({ fromRate: sampleRate, toRate: 16_000 })
+  }
+
+  /** Adds a chunk of the text stream. */
+  append(chunk: Buffer | string): void {
+    this.pending += typeof chunk === 'string' ? chunk : this.decoder.write(chunk)
+  }
+
+  /** The text stream has ended. */
+  end(): void {
+    this.pending += this.decoder.end()
+    this.textEnded = true
+  }
+
+  /**
+   * The text to send now: whole words only (up to the last blank) while the text goes on, since
+   * Gradium reads what it is given as words; all of it once the text has ended.
+   */
+  takeText(): string {
+    const cut = this.textEnded ? this.pending.length : lastBlank(this.pending) + 1
+    const text = this.pending.slice(0, cut)
+    this.pending = this.pending.slice(cut)
+    return text
+  }
+
+  /** PCM16 16 kHz of one audio message, whole samples only. */
+  convert(audio: Buffer): Buffer {
+    if (this.resampler) return this.resampler.write(audio)
+    const data = this.carry ? Buffer.concat([this.carry, audio]) : audio
+    const even = data.length - (data.length % 2)
+    this.carry = even < data.length ? data.subarray(even) : undefined
+    return data.subarray(0, even)
+  }
+
+  /** The audio still held once the request's audio has ended. */
+  tail(): Buffer {
+    return this.resampler ? this.resampler.end() : Buffer.alloc(0)
+  }
+
+  clearTimer(): void {
+    clearTimeout(this.timer)
+    this.timer = undefined
+  }
+}
+
+function lastBlank(text: string): number {
+  for (let i = text.length - 1; i >= 0; i--) if (/\s/.test(text[i]!)) return i
+  return -1
+}

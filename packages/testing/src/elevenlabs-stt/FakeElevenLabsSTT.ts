@@ -1,0 +1,175 @@
+import type { IncomingMessage } from 'node:http'
+import type { Socket } from 'node:net'
+import { WebSocketServer } from 'ws'
+import { LoopbackServer } from '../net/loopback-server.js'
+import { FakeScribeSession } from './FakeScribeSession.js'
+import type { FakeElevenLabsSTTOptions, FakeScribeStep } from './types.js'
+
+/** The path of ElevenLabs' Scribe realtime transcription WebSocket. */
+export const ELEVENLABS_STT_PATH = '/v1/speech-to-text/realtime'
+
+/** Options of a scripted transcript. */
+export interface FakeScribeTranscriptOptions {
+  /** The `partial_transcript` texts sent first, each the segment so far (default none). */
+  partials?: string[]
+  /** Wait this long after the commit before the first message (default 0). */
+  delayMs?: number
+}
+
+/**
+ * A fake of ElevenLabs' Scribe realtime speech-to-text on 127.0.0.1: a WebSocket on
+ * `/v1/speech-to-text/realtime` speaking the real messages. It checks `xi-api-key` (HTTP 401
+ * otherwise), sends `session_started`, records every `input_audio_chunk` (audio decoded), and
+ * answers each chunk with `commit: true` with the next scripted reply (`partial_transcript`s,
+ * `committed_transcript`, error messages, delays, a close or a reset).
+ *
+ * Scripted replies are used in order, one per commit, whatever the session.
+ *
+ * @example
+ * const fake = await createFakeElevenLabsSTT({ apiKey: 'test' })
+ * fake.replyTranscript('hello there', { partials: ['hello'] })
+ * const stt = new ElevenLabsSTT({ apiKey: 'test', baseURL: fake.baseURL })
+ * // ... after an utterance:
+ * fake.sessions[0].commits[0] // its audio, decoded
+ * await fake.close()
+ */
+export class FakeElevenLabsSTT {
+  /** Every session opened (upgrades accepted), in order. */
+  readonly sessions: FakeScribeSession[] = []
+  /** Every upgrade request, accepted or not, with the status it got (101 when accepted). */
+  readonly handshakes: Array<{ url: string; status: number }> = []
+  private readonly replies: FakeScribeStep[][] = []
+  private readonly rejections: Array<{ status: number; body: unknown }> = []
+  private readonly http: LoopbackServer
+  private readonly wss = new WebSocketServer({ noServer: true })
+
+  constructor(private readonly options: FakeElevenLabsSTTOptions = {}) {
+    this.http = new LoopbackServer((_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ detail: 'Fake ElevenLabs STT: WebSocket only' }))
+    })
+    this.http.server.on('upgrade', (req, socket, head) => this.upgrade(req, socket as Socket, head))
+  }
+
+  /** Starts listening on a free port of 127.0.0.1. */
+  async listen(): Promise<this> {
+    await this.http.listen()
+    return this
+  }
+
+  /** `http://127.0.0.1:<port>`: the `baseURL` of a client (`ws://` is derived from it). */
+  get baseURL(): string {
+    return this.http.origin
+  }
+
+  /** The audio of every commit of every session, in order. */
+  get commits(): Buffer[] {
+    return this.sessions.flatMap((session) => session.commits)
+  }
+
+  /** Queues the reply to the next commit. */
+  reply(...steps: FakeScribeStep[]): this {
+    this.replies.push(steps)
+    return this
+  }
+
+  /** Queues a transcript: its partials, then `committed_transcript`. */
+  replyTranscript(text: string, options: FakeScribeTranscriptOptions = {}): this {
+    return this.reply(
+      ...(options.delayMs ? [{ type: 'delay', ms: options.delayMs } as const] : []),
+      ...(options.partials ?? []).map((partial) => ({ type: 'partial', text: partial }) as const),
+      { type: 'committed', text }
+    )
+  }
+
+  /** Queues an error message (default `transcriber_error`) as the reply to the next commit. */
+  replyError(error: string, messageType = 'transcriber_error'): this {
+    return this.reply({ type: 'error', messageType, error })
+  }
+
+  /** Queues silence as the reply to the next commit (a provider that stalls). */
+  replyStall(): this {
+    return this.reply({ type: 'stall' })
+  }
+
+  /** Refuses the next `times` upgrades (default 1) with an HTTP status and a JSON body. */
+  rejectUpgrades(status: number, options: { times?: number; body?: unknown } = {}): this {
+    for (let i = 0; i < (options.times ?? 1); i++) {
+      this.rejections.push({ status, body: options.body ?? { detail: `Fake rejection ${status}` } })
+    }
+    return this
+  }
+
+  /** Closes every open session with a close frame (default 1000). */
+  closeSessions(code = 1000, reason = ''): void {
+    for (const session of this.sessions) session.close(code, reason)
+  }
+
+  /** Forgets the scripted replies, the refusals and the recorded sessions (cutting open ones). */
+  reset(): void {
+    this.replies.length = 0
+    this.rejections.length = 0
+    for (const session of this.sessions) session.reset()
+    this.sessions.length = 0
+    this.handshakes.length = 0
+  }
+
+  /** Resolves once `predicate()` holds (checked every 2 ms), or rejects after `timeoutMs`. */
+  async waitFor(predicate: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
+    const start = Date.now()
+    while (!predicate()) {
+      if (Date.now() - start > timeoutMs) throw new Error(`Fake ElevenLabs STT: no ${what}`)
+      await new Promise((resolve) => setTimeout(resolve, 2))
+    }
+  }
+
+  /** Stops the server, cutting open connections. */
+  async close(): Promise<void> {
+    for (const client of this.wss.clients) client.terminate()
+    this.wss.close()
+    await this.http.close()
+  }
+
+  private upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
+    const url = new URL(req.url ?? '/', this.baseURL)
+    const key = req.headers['xi-api-key']
+    const rejection =
+      url.pathname !== ELEVENLABS_STT_PATH
+        ? { status: 404, body: { detail: `Fake ElevenLabs STT: no route ${url.pathname}` } }
+        : this.options.apiKey !== undefined && key !== this.options.apiKey
+          ? {
+              status: 401,
+              body: { detail: { status: 'invalid_api_key', message: 'Invalid API key' } },
+            }
+          : this.rejections.shift()
+    if (rejection) {
+      this.handshakes.push({ url: req.url ?? '/', status: rejection.status })
+      const body = JSON.stringify(rejection.body)
+      socket.end(
+        `HTTP/1.1 ${rejection.status} Fake\r\ncontent-type: application/json\r\n` +
+          `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
+      )
+      return
+    }
+    this.handshakes.push({ url: req.url ?? '/', status: 101 })
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      this.sessions.push(new FakeScribeSession(ws, url, req.headers, () => this.nextReply()))
+    })
+  }
+
+  private nextReply(): FakeScribeStep[] {
+    return (
+      this.replies.shift() ??
+      this.options.fallback ?? [
+        { type: 'error', messageType: 'transcriber_error', error: 'Fake: no scripted transcript' },
+      ]
+    )
+  }
+}
+
+/** Starts a {@link FakeElevenLabsSTT} on a free port of 127.0.0.1. */
+export function createFakeElevenLabsSTT(
+  options: FakeElevenLabsSTTOptions = {}
+): Promise<FakeElevenLabsSTT> {
+  return new FakeElevenLabsSTT(options).listen()
+}

@@ -1,0 +1,5 @@
+export { createFakeGradiumSTT, FakeGradiumSTT, GRADIUM_ASR_PATH } from './FakeGradiumSTT.js'
+export type { FakeGradiumTranscriptOptions } from './FakeGradiumSTT.js'
+export { FakeGradiumSTTSession } from './FakeGradiumSTTSession.js'
+export type { FakeGradiumClientMessage, FakeGradiumFlush } from './FakeGradiumSTTSession.js'
+export type { FakeGradiumASRPart, FakeGradiumSTTOptions } from './types.js'

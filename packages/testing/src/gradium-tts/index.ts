@@ -1,0 +1,5 @@
+export { createFakeGradiumTTS, FakeGradiumTTS, GRADIUM_TTS_PATH } from './FakeGradiumTTS.js'
+export { FakeGradiumTTSSession } from './FakeGradiumTTSSession.js'
+export type { FakeGradiumTTSClientMessage } from './FakeGradiumTTSSession.js'
+export { FakeGradiumTTSRequest } from './FakeGradiumTTSRequest.js'
+export type { FakeGradiumSpeechReply, FakeGradiumTTSOptions } from './types.js'
