@@ -69,7 +69,8 @@ export function App() {
     if (vad !== 'volume') await import('@openmic/client/silero')
     await Micdrop.start({
       url: callUrl(),
-      params: { token },
+      // The call's id: after a server restart the client reconnects with it and the call goes on.
+      params: { token, conversationId: crypto.randomUUID() },
       vad: vadConfig(vad),
       debugLog: new URLSearchParams(location.search).has('debug'),
     }).catch(() => {}) // shown through useMicdropError

@@ -12,3 +12,15 @@ export type {
   MicdropRecorderEvents,
   MicdropRecording,
 } from './recorder/types.js'
+export type { ConversationRecord, ConversationStore, StoreOperation } from './store/types.js'
+export { ConversationConflictError } from './store/types.js'
+export {
+  MemoryConversationStore,
+  type MemoryConversationStoreOptions,
+} from './store/MemoryConversationStore.js'
+export {
+  MicdropCalls,
+  drainOnSignal,
+  type DrainOnSignalOptions,
+  type DrainOptions,
+} from './drain/MicdropCalls.js'

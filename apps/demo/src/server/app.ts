@@ -6,10 +6,13 @@ import fastifyWebsocket from '@fastify/websocket'
 import type { Agent, STT, TTS } from '@openmic/core'
 import {
   handleError,
+  MemoryConversationStore,
+  MicdropCalls,
   MicdropError,
   MicdropErrorCode,
   MicdropServer,
   waitForParams,
+  type ConversationStore,
 } from '@openmic/server'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { DemoConfig } from './config.js'
@@ -36,9 +39,14 @@ const MAX_FRAME_BYTES = 64 * 1024
  */
 export async function buildApp(
   config: DemoConfig,
-  factories: CallFactories = defaultFactories
+  factories: CallFactories = defaultFactories,
+  calls: MicdropCalls = new MicdropCalls()
 ): Promise<FastifyInstance> {
   const app = Fastify({ logger: false, forceCloseConnections: true })
+  const store = await createStore(config)
+  app.addHook('onClose', async () => {
+    await (store as { close?: () => Promise<void> }).close?.()
+  })
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES } })
   await app.register(fastifyStatic, { root: publicDir })
   await app.register(fastifyStatic, {
@@ -56,29 +64,53 @@ export async function buildApp(
 
   app.get('/call', { websocket: true }, async (socket) => {
     try {
-      await waitForParams(socket, (params: { token?: unknown }) => {
-        if (params?.token !== config.token) {
-          throw new MicdropError(MicdropErrorCode.Unauthorized, 'Invalid token')
+      const params = await waitForParams(
+        socket,
+        (params: { token?: unknown; conversationId?: unknown }) => {
+          if (params?.token !== config.token) {
+            throw new MicdropError(MicdropErrorCode.Unauthorized, 'Invalid token')
+          }
+          const { conversationId } = params
+          if (conversationId !== undefined && !isConversationId(conversationId)) {
+            throw new MicdropError(MicdropErrorCode.BadRequest, 'Invalid conversationId')
+          }
+          return { conversationId }
         }
-        return params
-      })
+      )
       const [agent, stt, tts] = await Promise.all([
         factories.createAgent(config),
         factories.createSTT(config),
         factories.createTTS(config),
       ])
-      new MicdropServer(socket, {
-        agent,
-        stt,
-        tts,
-        generateFirstMessage: true,
-        sendMetrics: config.metrics,
-        maxFrameBytes: MAX_FRAME_BYTES,
-      })
+      calls.add(
+        new MicdropServer(socket, {
+          agent,
+          stt,
+          tts,
+          generateFirstMessage: true,
+          sendMetrics: config.metrics,
+          maxFrameBytes: MAX_FRAME_BYTES,
+          // A call with an id is kept: it resumes after a drop or a restart (with Redis, anywhere).
+          ...(params.conversationId ? { store, conversationId: params.conversationId } : {}),
+        }).on('StoreError', (error, operation) => {
+          console.warn(`Conversation store ${operation} failed:`, (error as Error).message)
+        })
+      )
     } catch (error) {
       handleError(socket, error)
     }
   })
 
   return app
+}
+
+function isConversationId(value: unknown): value is string {
+  return typeof value === 'string' && /^[\w-]{1,100}$/.test(value)
+}
+
+/** Redis when `REDIS_URL` is set (calls move between instances), else this process's memory. */
+async function createStore(config: DemoConfig): Promise<ConversationStore> {
+  if (!config.redisUrl) return new MemoryConversationStore()
+  const { RedisConversationStore } = await import('@openmic/redis')
+  return new RedisConversationStore({ redis: config.redisUrl, ttlSeconds: 6 * 3600 })
 }

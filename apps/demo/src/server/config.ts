@@ -17,9 +17,10 @@ const DemoConfigSchema = z.object({
   token: z.string().min(1).default('demo'),
   /**
    * `auto`: OpenAI when OPENAI_API_KEY is set, else Mistral when MISTRAL_API_KEY is set, else
-   * local. `ai-sdk`: an AI SDK model of the OpenAI-compatible server at `aiSdk.baseURL`.
+   * local. `ai-sdk`: an AI SDK model of the OpenAI-compatible server at `aiSdk.baseURL`. `mock`:
+   * core's MockAgent, answering with the turn number (for tests).
    */
-  agent: z.enum(['auto', 'openai', 'mistral', 'ai-sdk', 'local']).default('auto'),
+  agent: z.enum(['auto', 'openai', 'mistral', 'ai-sdk', 'local', 'mock']).default('auto'),
   /**
    * `auto`: a speech provider's own key first (ElevenLabs, then Gradium, then Cartesia: a
    * speech-only key says what it is for), else OpenAI's speech when OPENAI_API_KEY is set, else
@@ -45,6 +46,10 @@ const DemoConfigSchema = z.object({
     .default('auto'),
   /** Send each turn's latency to the page (`Metrics` messages). */
   metrics: z.coerce.boolean().default(true),
+  /** Where conversations are kept (so calls survive a restart, on any instance); else in memory. */
+  redisUrl: z.string().url().optional(),
+  /** On SIGTERM: how long answers in progress may take before their calls are closed (1012). */
+  drainDeadlineMs: z.coerce.number().int().min(0).default(20_000),
   openai: Provider.default({}),
   mistral: Provider.extend({ serverURL: z.string().url().optional() }).default({}),
   gradium: z
@@ -81,7 +86,7 @@ export type SpeechProvider =
 export type STTProvider = SpeechProvider | 'gladia'
 
 export type DemoConfig = Omit<z.infer<typeof DemoConfigSchema>, 'agent' | 'stt' | 'tts'> & {
-  agent: 'openai' | 'mistral' | 'ai-sdk' | 'local'
+  agent: 'openai' | 'mistral' | 'ai-sdk' | 'local' | 'mock'
   stt: STTProvider
   tts: SpeechProvider
 }
@@ -94,7 +99,7 @@ export class DemoConfigError extends Error {
 /**
  * Reads the configuration: defaults, then the JSON file named by `OPENMIC_CONFIG` (if any), then
  * environment variables (`OPENMIC_HOST`, `PORT`, `OPENMIC_TOKEN`, `OPENMIC_AGENT`, `OPENMIC_STT`,
- * `OPENMIC_TTS`, `OPENAI_API_KEY`, `OPENAI_MODEL`, `OPENAI_BASE_URL`, `MISTRAL_API_KEY`,
+ * `OPENMIC_TTS`, `REDIS_URL`, `OPENMIC_DRAIN_DEADLINE_MS`, `OPENAI_API_KEY`, `OPENAI_MODEL`, `OPENAI_BASE_URL`, `MISTRAL_API_KEY`,
  * `MISTRAL_MODEL`, `MISTRAL_SERVER_URL`, `AI_SDK_BASE_URL`, `AI_SDK_MODEL`, `AI_SDK_API_KEY`,
  * `ELEVENLABS_API_KEY`, `ELEVENLABS_VOICE_ID`, `ELEVENLABS_BASE_URL`, `GRADIUM_API_KEY`,
  * `GRADIUM_REGION`, `GRADIUM_BASE_URL`, `GRADIUM_VOICE_ID`, `GLADIA_API_KEY`, `GLADIA_BASE_URL`,
@@ -109,6 +114,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
     agent: env.OPENMIC_AGENT,
     stt: env.OPENMIC_STT,
     tts: env.OPENMIC_TTS,
+    redisUrl: env.REDIS_URL,
+    drainDeadlineMs: env.OPENMIC_DRAIN_DEADLINE_MS,
     openai: prune({
       apiKey: env.OPENAI_API_KEY,
       model: env.OPENAI_MODEL,

@@ -1,4 +1,4 @@
-import { MockSTT, MockTTS, type Agent, type STT, type TTS } from '@openmic/core'
+import { MockAgent, MockSTT, MockTTS, type Agent, type STT, type TTS } from '@openmic/core'
 import type { DemoConfig } from './config.js'
 
 const SYSTEM_PROMPT =
@@ -31,6 +31,16 @@ export async function createAgent(config: DemoConfig): Promise<Agent> {
       const { LocalAgent } = await import('@openmic/local')
       return new LocalAgent()
     }
+    case 'mock':
+      // Says which turn it answers and what it heard: a resumed call shows it kept its history.
+      return new MockAgent({
+        systemPrompt: SYSTEM_PROMPT,
+        wordDelayMs: 40,
+        answers: (conversation) => {
+          const users = conversation.filter((item) => item.role === 'user')
+          return `Turn ${users.length}: you said ${users.at(-1)?.content ?? 'nothing'}.`
+        },
+      })
   }
 }
 

@@ -151,6 +151,9 @@ describe('Connection', () => {
     server.peers[0]!.socket.close(1012)
     await until(() => server.peers.length === 2 && connection.isOpen)
     expect(names(events)).toEqual(['Open', 'Reconnecting', 'Open'])
+    // The params (a conversation id) go again: the instance that answers resumes the call.
+    await until(() => server.peers[1]!.received.length === 1)
+    expect(server.peers[1]!.received).toEqual([JSON.stringify({ token: 'secret' })])
   })
 
   it('backs off between attempts and gives up after maxAttempts with the last close', async () => {

@@ -74,6 +74,18 @@ export class CallController {
     this.listen()
   }
 
+  /** An answer is being spoken or played, or a user turn is open (speaking, or waiting for its transcript). */
+  get busy(): boolean {
+    return (
+      this.current !== undefined ||
+      // The answer's audio was sent but is still playing: its message waits to be released.
+      this.heard.holding ||
+      this.speaking ||
+      this.transcript.waiting ||
+      this.transcript.pending
+    )
+  }
+
   // ---- client commands ----
 
   startSpeaking(): void {

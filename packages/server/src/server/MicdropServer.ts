@@ -11,6 +11,9 @@ import {
 } from '@openmic/core/protocol'
 import { WebSocket, type RawData } from 'ws'
 import { CallController } from '../call/CallController.js'
+import { drainCall } from '../drain/drainCall.js'
+import { CallStore } from '../store/CallStore.js'
+import { defaultConversationStore } from '../store/MemoryConversationStore.js'
 import { FrameWriter } from './frame-writer.js'
 import { frameBuffer, frameSize } from './frames.js'
 import type { MicdropServerEvents, MicdropServerOptions } from './types.js'
@@ -18,6 +21,8 @@ import type { MicdropServerEvents, MicdropServerOptions } from './types.js'
 const DEFAULT_MAX_FRAME_BYTES = 65536
 const DEFAULT_TRANSCRIPT_TIMEOUT_MS = 10_000
 const DEFAULT_RESUME_TIMEOUT_MS = 3000
+const DEFAULT_STORE_TIMEOUT_MS = 1000
+const DEFAULT_DRAIN_DEADLINE_MS = 30_000
 /**
  * Three times the 100 ms gap between the final pieces of a streaming STT that the server must join,
  * yet small next to a model's first token; only STTs that cannot signal `TranscriptEnd` pay it.
@@ -54,6 +59,9 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
   private opened = false
   /** The call is ending: only the final messages of `hangUp()` may still be emitted. */
   private sendingFinal = false
+  /** Set with `store` and `conversationId`: loads the history, stores every item sent. */
+  private readonly store?: CallStore
+  private draining?: Promise<void>
 
   constructor(
     readonly socket: WebSocket,
@@ -69,6 +77,18 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
       this.tts.logger ??= options.logger
     }
     this.writer = new FrameWriter(socket)
+    if (options.conversationId !== undefined) {
+      this.store = new CallStore({
+        store: options.store ?? defaultConversationStore(),
+        conversationId: options.conversationId,
+        timeoutMs: options.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS,
+        onError: (error, operation) => {
+          this.log(`Store ${operation} failed:`, error)
+          this.safeEmit('StoreError', error, operation)
+        },
+        log: (...message) => this.log(...message),
+      })
+    }
     this.call = new CallController({
       agent: this.agent,
       stt: this.stt,
@@ -99,7 +119,8 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
     queueMicrotask(() => {
       if (this.ended) return
       try {
-        this.openCall()
+        if (this.store) this.store.open(this.agent, (resume) => this.resumeCall(resume))
+        else this.openCall()
       } catch (error) {
         this.log('Opening the call failed:', error)
         this.close(MicdropCloseCodes.InternalError, 'Internal error')
@@ -130,7 +151,22 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
   close(code: number = MicdropCloseCodes.Normal, reason?: string): void {
     this.writer.flush()
     if (this.socket.readyState === WebSocket.OPEN) this.socket.close(code, reason)
-    this.onClose()
+    this.onClose(code)
+  }
+
+  /**
+   * Ends the call for a server restart: waits until no answer is being spoken and no user turn is
+   * open (or `deadlineMs` passed), lets the store catch up, then closes with 1012 so that the
+   * client reconnects (to another instance) and resumes the conversation.
+   */
+  drain(deadlineMs: number = DEFAULT_DRAIN_DEADLINE_MS): Promise<void> {
+    this.draining ??= drainCall(this, this.call, this.store, Date.now() + deadlineMs)
+    return this.draining
+  }
+
+  /** The call ended (its socket closed). */
+  get isEnded(): boolean {
+    return this.ended
   }
 
   /** Audio frames received outside an utterance and dropped. */
@@ -152,8 +188,25 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
     }
   }
 
+  /** After the store's history was loaded: the resume rules, or a new call. */
+  private resumeCall(resume: 'new' | 'answer' | 'silent') {
+    if (this.ended) return
+    try {
+      if (resume === 'new') return this.openCall()
+      if (this.opened) return
+      this.opened = true
+      if (resume === 'answer') void this.call.answer()
+      else this.send('SkipAnswer')
+    } catch (error) {
+      this.log('Resuming the call failed:', error)
+      this.close(MicdropCloseCodes.InternalError, 'Internal error')
+    }
+  }
+
   private readonly onMessage = (data: RawData, isBinary: boolean) => {
     if (this.ended) return
+    // Frames that come in while the history loads are handled after it, in order.
+    if (this.store?.holdIncoming(() => this.onMessage(data, isBinary))) return
     try {
       if (frameSize(data) > (this.options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES)) {
         this.log(`Frame of ${frameSize(data)} bytes is over the limit: closing`)
@@ -186,7 +239,7 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
     }
   }
 
-  private readonly onClose = () => {
+  private readonly onClose = (code?: number) => {
     if (this.ended) return
     this.ended = true
     // The answer playing keeps what the user heard of it: apps that persist on `Message` get it.
@@ -197,6 +250,7 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
     this.socket.off('close', this.onClose)
     this.socket.off('error', this.onError)
     this.call.destroy()
+    this.store?.end(code === MicdropCloseCodes.Normal)
     this.writer.flush()
     for (const part of [this.agent, this.stt, this.tts]) {
       try {
@@ -233,16 +287,28 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
 
   private send(name: MicdropServerCommand, payload?: unknown) {
     if (this.ended && !this.sendingFinal) return
-    this.writer.send(encodeServerMessage(name, payload), false)
+    // Every conversation change the client sees is stored first (when there is a store): the
+    // frame waits for it. Events are not held: they follow the call as it happens.
+    if (this.store) this.store.record(name, payload)
+    const frame = encodeServerMessage(name, payload)
+    this.deliver(() => this.writer.send(frame, false))
     if (name === 'Message') this.safeEmit('Message', payload as MicdropServerEvents['Message'][0])
   }
 
   private sendAudio(audio: Buffer, first: boolean) {
     if (this.ended) return
-    this.writer.send(audio, true)
-    // The answer's first audio is what the user waits for: it leaves now, not with the burst.
-    if (first) this.writer.flush()
+    this.deliver(() => {
+      this.writer.send(audio, true)
+      // The answer's first audio is what the user waits for: it leaves now, not with the burst.
+      if (first) this.writer.flush()
+    })
     this.safeEmit('AssistantAudio', audio)
+  }
+
+  /** Sends now, or after the store writes that frames wait for. */
+  private deliver(send: () => void) {
+    if (this.store) this.store.gate.deliver(send)
+    else send()
   }
 
   /** Emits an event; a listener that throws is logged, never breaks the call. */

@@ -5,6 +5,7 @@ import type {
   MicdropTurnMetrics,
 } from '@openmic/core/protocol'
 import type { AnswerOutcome } from '../answer/AnswerRun.js'
+import type { ConversationStore, StoreOperation } from '../store/types.js'
 
 export interface MicdropServerOptions {
   /** The LLM side: holds the conversation and answers. */
@@ -52,6 +53,22 @@ export interface MicdropServerOptions {
   transcriptGraceMs?: number
   /** Also send each turn's metrics to the client, as `Metrics <json>` (default false). */
   sendMetrics?: boolean
+  /**
+   * Where the conversation is kept (with `conversationId`; default: one `MemoryConversationStore`
+   * shared by the process's calls). Before the first turn the call loads
+   * its history into the agent: a new conversation opens as usual (`firstMessage`...); a resumed
+   * one answers its last user message if it was never answered, else resumes silently
+   * (`SkipAnswer`). Every item (and `CancelLastUserMessage`) is stored before its frame is sent.
+   */
+  store?: ConversationStore
+  /** The conversation's id in `store`, typically from the call's params. */
+  conversationId?: string
+  /**
+   * How long frames wait for the store before going out anyway (default 1 000 ms; the history's
+   * load may take twice that). A slow or failing store is reported (`StoreError`), never stops
+   * the call: its writes are retried, in order, until it catches up.
+   */
+  storeTimeoutMs?: number
 }
 
 export interface MicdropServerEvents {
@@ -67,4 +84,6 @@ export interface MicdropServerEvents {
   Metrics: [metrics: MicdropTurnMetrics]
   /** An answer (or a `speak()`) ended. */
   AnswerEnd: [outcome: AnswerOutcome]
+  /** The store failed (or was slow): reported once per outage; the call goes on. */
+  StoreError: [error: unknown, operation: StoreOperation]
 }

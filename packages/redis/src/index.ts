@@ -1,0 +1,4 @@
+export {
+  RedisConversationStore,
+  type RedisConversationStoreOptions,
+} from './RedisConversationStore.js'
