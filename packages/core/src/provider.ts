@@ -28,6 +28,8 @@ export {
 export { Resampler } from './speech/Resampler.js'
 export { followStream } from './speech/follow-stream.js'
 export type { StreamHandlers } from './speech/follow-stream.js'
+export { UtteranceQueue, isSilent } from './speech/UtteranceQueue.js'
+export type { QueuedUtterance, UtteranceAudio } from './speech/UtteranceQueue.js'
 export type { ResamplerOptions, SampleFormat } from './speech/Resampler.js'
 export { SentenceSplitter } from './speech/SentenceSplitter.js'
 export { speakable } from './speech/speakable.js'

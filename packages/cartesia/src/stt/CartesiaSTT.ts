@@ -1,4 +1,5 @@
 import { STT } from '@openmic/core'
+import { UtteranceQueue, type QueuedUtterance } from '@openmic/core/provider'
 import type { Readable } from 'node:stream'
 import { Cartesia } from '../shared/cartesia-sdk.js'
 import { CARTESIA_BASE_URL } from '../shared/websocket-url.js'
@@ -7,20 +8,14 @@ import { STTSession } from './stt-session.js'
 import type { CartesiaSTTOptions } from './types.js'
 
 /** One user utterance: its audio waiting to be sent, and where it stands. */
-interface Utterance {
-  /** Chunks not sent yet (the next one's audio waits for this one's end); each is sent once. */
-  readonly queue: Buffer[]
+interface Utterance extends QueuedUtterance {
   /** The session its audio went to; its death fails the utterance. */
   session?: STTSession
-  sentAudio: boolean
-  ended: boolean
   finalized: boolean
   /** Its final pieces so far, joined verbatim (Cartesia's deltas carry their own spaces). */
   finals: string
   /** The last `Partial` emitted, so the same text is not shown twice. */
   partial: string
-  timer?: ReturnType<typeof setTimeout>
-  detach(): void
 }
 
 /**
@@ -50,7 +45,7 @@ export class CartesiaSTT extends STT {
   private readonly cartesia: Cartesia
   private session?: STTSession
   /** Utterances not finished, in order: audio is sent, and transcripts matched, in this order. */
-  private readonly utterances: Utterance[] = []
+  private readonly utterances = new UtteranceQueue<Utterance>()
   private destroyed = false
   private readonly connectionTimeoutMs: number
   private readonly transcriptionTimeoutMs: number
@@ -74,16 +69,6 @@ export class CartesiaSTT extends STT {
 
   transcribe(audio: Readable): void {
     if (this.destroyed) return
-    const onData = (chunk: Buffer) => {
-      if (chunk.length === 0) return
-      utterance.queue.push(Buffer.from(chunk))
-      this.pump()
-    }
-    const onEnd = () => {
-      utterance.detach()
-      utterance.ended = true
-      this.pump()
-    }
     const utterance: Utterance = {
       queue: [],
       sentAudio: false,
@@ -91,22 +76,13 @@ export class CartesiaSTT extends STT {
       finalized: false,
       finals: '',
       partial: '',
-      detach: () => {
-        audio.off('data', onData)
-        audio.off('end', onEnd)
-        audio.off('error', onEnd)
-      },
     }
-    this.utterances.push(utterance)
-    audio.on('data', onData)
-    audio.once('end', onEnd)
-    // A broken input ends the utterance with what was heard.
-    audio.once('error', onEnd)
+    this.utterances.follow(utterance, audio, { changed: () => this.pump() })
   }
 
   override destroy(): void {
     this.destroyed = true
-    for (const utterance of this.utterances.splice(0)) this.release(utterance)
+    this.utterances.close()
     this.session?.close()
     this.session = undefined
     super.destroy()
@@ -115,15 +91,14 @@ export class CartesiaSTT extends STT {
   /** Sends what the utterances hold, in order, opening a session when there is none. */
   private pump(): void {
     if (this.destroyed) return
-    for (const utterance of [...this.utterances]) {
-      // Nothing was said: no request at all.
-      if (utterance.ended && !utterance.sentAudio && utterance.queue.length === 0)
-        this.finish(utterance, () => this.emitFinalTranscript(''))
+    // Nothing was said: no request at all.
+    for (const utterance of this.utterances.silent()) {
+      this.utterances.finish(utterance, () => this.emitFinalTranscript(''))
     }
-    if (!this.utterances.some((u) => !u.finalized && (u.queue.length > 0 || u.ended))) return
+    if (!this.utterances.items.some((u) => !u.finalized && (u.queue.length > 0 || u.ended))) return
     if (!this.session?.usable) this.connect()
     const session = this.session!
-    for (const utterance of this.utterances) {
+    for (const utterance of this.utterances.items) {
       if (utterance.finalized) continue
       if (utterance.queue.length > 0) {
         utterance.session = session
@@ -159,9 +134,9 @@ export class CartesiaSTT extends STT {
           this.emit('Partial', soFar)
         },
         onFlushDone: () => {
-          const utterance = this.utterances.find((u) => u.session === session && u.finalized)
+          const utterance = this.utterances.items.find((u) => u.session === session && u.finalized)
           if (!utterance) return this.log('Ignored a flush_done with no utterance waiting for it')
-          this.finish(utterance, () => this.emitFinalTranscript(utterance.finals.trim()))
+          this.utterances.finish(utterance, () => this.emitFinalTranscript(utterance.finals.trim()))
         },
         // The session's state after an error is unknown: it is dropped, so that no later
         // transcript is matched to the wrong utterance.
@@ -175,7 +150,7 @@ export class CartesiaSTT extends STT {
 
   /** The utterance the next text of `session` belongs to: the oldest one whose audio went there. */
   private current(session: STTSession): Utterance | undefined {
-    return this.utterances.find((u) => u.session === session)
+    return this.utterances.items.find((u) => u.session === session)
   }
 
   /**
@@ -187,28 +162,16 @@ export class CartesiaSTT extends STT {
     const neverOpened = !session.opened
     session.close()
     if (this.session === session) this.session = undefined
-    const failed = this.utterances.filter(
+    const failed = this.utterances.items.filter(
       (u) =>
         u.session === session || (neverOpened && !u.finalized && (u.queue.length > 0 || u.ended))
     )
     if (failed.length === 0) this.log('Session ended:', error.message)
-    for (const utterance of failed) this.finish(utterance, () => this.emit('Failed', error))
+    for (const utterance of failed) {
+      this.utterances.finish(utterance, () => this.emit('Failed', error))
+    }
     // Audio of an utterance that began after the failure gets a new session. After a refused
     // connection, only new audio tries again (no loop of refused connections).
     if (!neverOpened) this.pump()
-  }
-
-  private finish(utterance: Utterance, emit: () => void): void {
-    const index = this.utterances.indexOf(utterance)
-    if (index < 0) return
-    this.utterances.splice(index, 1)
-    this.release(utterance)
-    if (!this.destroyed) emit()
-  }
-
-  private release(utterance: Utterance): void {
-    clearTimeout(utterance.timer)
-    utterance.detach()
-    utterance.queue.length = 0
   }
 }

@@ -1,4 +1,5 @@
 import { STT } from '@openmic/core'
+import { UtteranceQueue, type QueuedUtterance } from '@openmic/core/provider'
 import type { Readable } from 'node:stream'
 import { JsonSocket, type SocketEnd } from '../json-socket.js'
 import { ELEVENLABS_BASE_URL, webSocketURL } from '../ws-url.js'
@@ -13,21 +14,15 @@ import {
 const SAMPLE_RATE = 16_000
 
 /** One user utterance: its audio waiting to be sent, and where it stands. */
-interface Utterance {
-  /** Whole-sample audio not handed to a socket yet; each chunk is sent once, then dropped. */
-  readonly queue: Buffer[]
+interface Utterance extends QueuedUtterance {
   /** A byte of a sample split across two chunks, waiting for the next one. */
   oddByte?: Buffer
   /** The socket its audio went to; its end fails the utterance. */
   socket?: JsonSocket
-  sentAudio: boolean
-  ended: boolean
   /** The commit was sent: the next `committed_transcript` ends it. */
   committed: boolean
   /** Committed segments of this utterance (the server may commit before the end, too). */
   readonly segments: string[]
-  timer?: NodeJS.Timeout
-  detach(): void
 }
 
 /**
@@ -66,7 +61,7 @@ export class ElevenLabsSTT extends STT {
   private readonly transcriptionTimeoutMs: number
   private socket: JsonSocket | undefined
   /** Utterances not finished, in order: audio is sent, and transcripts matched, in this order. */
-  private readonly utterances: Utterance[] = []
+  private readonly utterances = new UtteranceQueue<Utterance>()
   private destroyed = false
 
   constructor(options: ElevenLabsSTTOptions = {}) {
@@ -106,7 +101,7 @@ export class ElevenLabsSTT extends STT {
       this.pump()
     }
     const onEnd = () => {
-      utterance.detach()
+      this.utterances.detach(utterance)
       utterance.ended = true
       this.pump()
     }
@@ -116,12 +111,11 @@ export class ElevenLabsSTT extends STT {
       ended: false,
       committed: false,
       segments: [],
-      detach: () => {
-        audio.off('data', onData)
-        audio.off('end', onEnd)
-      },
     }
-    this.utterances.push(utterance)
+    this.utterances.add(utterance, () => {
+      audio.off('data', onData)
+      audio.off('end', onEnd)
+    })
     // A broken input ends the utterance with what was heard; the listener stays, so that an error
     // coming later is never unhandled.
     audio.on('error', onEnd)
@@ -132,7 +126,7 @@ export class ElevenLabsSTT extends STT {
 
   override destroy(): void {
     this.destroyed = true
-    for (const utterance of this.utterances.splice(0)) release(utterance)
+    this.utterances.close()
     this.socket?.dispose()
     this.socket = undefined
     super.destroy()
@@ -141,16 +135,14 @@ export class ElevenLabsSTT extends STT {
   /** Sends what the utterances hold, in order, opening a connection when there is none. */
   private pump(): void {
     if (this.destroyed) return
-    for (const utterance of [...this.utterances]) {
-      // Nothing was said: no commit at all.
-      if (utterance.ended && !utterance.sentAudio && utterance.queue.length === 0) {
-        this.finish(utterance, () => this.emitTranscript(''))
-      }
+    // Nothing was said: no commit at all.
+    for (const utterance of this.utterances.silent()) {
+      this.utterances.finish(utterance, () => this.emitTranscript(''))
     }
-    if (!this.utterances.some((u) => !u.committed && (u.queue.length > 0 || u.ended))) return
+    if (!this.utterances.items.some((u) => !u.committed && (u.queue.length > 0 || u.ended))) return
     if (!this.socket || this.socket.isOver) this.socket = this.connect()
     const socket = this.socket
-    for (const utterance of this.utterances) {
+    for (const utterance of this.utterances.items) {
       if (utterance.committed) continue
       for (const chunk of utterance.queue.splice(0)) {
         utterance.socket = socket
@@ -197,7 +189,7 @@ export class ElevenLabsSTT extends STT {
       if (!utterance) return this.log('Ignored a transcript with no utterance waiting for it')
       utterance.segments.push(text)
       if (utterance.committed) {
-        this.finish(utterance, () => this.emitTranscript(joinText(utterance.segments)))
+        this.utterances.finish(utterance, () => this.emitTranscript(joinText(utterance.segments)))
       }
       return
     }
@@ -215,7 +207,7 @@ export class ElevenLabsSTT extends STT {
 
   /** The utterance the next text of `socket` belongs to: the oldest one whose audio went there. */
   private current(socket: JsonSocket): Utterance | undefined {
-    return this.utterances.find((u) => u.socket === socket)
+    return this.utterances.items.find((u) => u.socket === socket)
   }
 
   /**
@@ -227,12 +219,12 @@ export class ElevenLabsSTT extends STT {
     const neverOpened = !socket.wasOpened
     socket.dispose()
     if (this.socket === socket) this.socket = undefined
-    const failed = this.utterances.filter(
+    const failed = this.utterances.items.filter(
       (u) => u.socket === socket || (neverOpened && !u.committed && (u.queue.length > 0 || u.ended))
     )
     if (failed.length === 0) this.log('Connection ended:', error.message)
     for (const utterance of failed) {
-      this.finish(utterance, () => {
+      this.utterances.finish(utterance, () => {
         this.log('Failed:', error.message)
         this.emit('Failed', error)
       })
@@ -244,14 +236,6 @@ export class ElevenLabsSTT extends STT {
   private emitTranscript(text: string): void {
     this.log(`Transcript: "${text}"`)
     this.emitFinalTranscript(text)
-  }
-
-  private finish(utterance: Utterance, emit: () => void): void {
-    const index = this.utterances.indexOf(utterance)
-    if (index < 0) return
-    this.utterances.splice(index, 1)
-    release(utterance)
-    if (!this.destroyed) emit()
   }
 }
 
@@ -281,12 +265,6 @@ function joinText(segments: string[]): string {
     .map((segment) => segment.trim())
     .filter(Boolean)
     .join(' ')
-}
-
-function release(utterance: Utterance): void {
-  clearTimeout(utterance.timer)
-  utterance.detach()
-  utterance.queue.length = 0
 }
 
 function socketError(end: SocketEnd): ElevenLabsSTTError {

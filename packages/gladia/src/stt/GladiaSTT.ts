@@ -1,4 +1,5 @@
 import { STT } from '@openmic/core'
+import { followStream } from '@openmic/core/provider'
 import type { Readable } from 'node:stream'
 import { GladiaSTTError } from './errors.js'
 import { LiveSession } from './LiveSession.js'
@@ -94,19 +95,10 @@ export class GladiaSTT extends STT {
         this.settle(utterance, { error })
       }, this.options.transcriptionTimeoutMs)
     }
-    const utterance: Utterance = {
-      finals: [],
-      detach: () => {
-        audio.off('data', onData)
-        audio.off('end', onEnd)
-        audio.off('error', onEnd)
-      },
-    }
+    const utterance: Utterance = { finals: [], detach: () => {} }
     this.utterances.push(utterance)
-    audio.on('data', onData)
-    audio.once('end', onEnd)
     // A broken input ends the utterance with what was heard.
-    audio.once('error', onEnd)
+    utterance.detach = followStream<Buffer>(audio, { data: onData, end: onEnd, error: onEnd })
   }
 
   override destroy(): void {

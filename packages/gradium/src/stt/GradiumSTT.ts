@@ -1,5 +1,5 @@
 import { STT } from '@openmic/core'
-import { Resampler } from '@openmic/core/provider'
+import { Resampler, UtteranceQueue, isSilent, type QueuedUtterance } from '@openmic/core/provider'
 import type { Readable } from 'node:stream'
 import { GradiumError } from '../errors.js'
 import { speechURL } from '../socket/endpoint.js'
@@ -10,23 +10,15 @@ import { GRADIUM_STT_DEFAULTS, type GradiumSTTOptions } from './types.js'
 const CALL_SAMPLE_RATE = 16_000
 
 /** One user utterance: its audio waiting to be sent, and where its transcription stands. */
-interface Utterance {
-  /** Audio not sent yet (in the announced format); each chunk is sent once, then dropped. */
-  readonly queue: Buffer[]
-  /** 16 → 24 kHz, when the announced format is Gradium's 24 kHz PCM. */
-  readonly resampler?: Resampler
+interface Utterance extends QueuedUtterance {
   /** The session its audio went to; its death fails the utterance. */
   socket?: GradiumSocket
-  sentAudio: boolean
-  ended: boolean
   /** The `flush_id` sent at its end. */
   flushId?: string
   /** Its `flushed` came: its text is complete but for what `trailingTextMs` may still bring. */
   flushed: boolean
   /** Its `text` segments so far (every one is final in Gradium's protocol). */
   readonly texts: string[]
-  timer?: ReturnType<typeof setTimeout>
-  detach(): void
 }
 
 /**
@@ -55,7 +47,7 @@ interface Utterance {
 export class GradiumSTT extends STT {
   private socket?: GradiumSocket
   /** Utterances not finished, in order: only the first one's audio is on the wire. */
-  private readonly utterances: Utterance[] = []
+  private readonly utterances = new UtteranceQueue<Utterance>()
   private flushCount = 0
   private destroyed = false
   private readonly settings: Required<
@@ -89,45 +81,28 @@ export class GradiumSTT extends STT {
 
   transcribe(audio: Readable): void {
     if (this.destroyed) return
-    const onData = (chunk: Buffer) => {
-      if (chunk.length === 0) return
-      const data = utterance.resampler ? utterance.resampler.write(chunk) : Buffer.from(chunk)
-      if (data.length > 0) utterance.queue.push(data)
-      this.pump()
-    }
-    const onEnd = () => {
-      utterance.detach()
-      const tail = utterance.resampler?.end()
-      if (tail && tail.length > 0) utterance.queue.push(tail)
-      utterance.ended = true
-      this.pump()
-    }
+    // 16 → 24 kHz, when the announced format is Gradium's 24 kHz PCM.
+    const resampler =
+      this.settings.inputFormat === 'pcm_16000'
+        ? undefined
+        : new Resampler({ fromRate: CALL_SAMPLE_RATE, toRate: 24_000 })
     const utterance: Utterance = {
       queue: [],
-      resampler:
-        this.settings.inputFormat === 'pcm_16000'
-          ? undefined
-          : new Resampler({ fromRate: CALL_SAMPLE_RATE, toRate: 24_000 }),
       sentAudio: false,
       ended: false,
       flushed: false,
       texts: [],
-      detach: () => {
-        audio.off('data', onData)
-        audio.off('end', onEnd)
-        audio.off('error', onEnd)
-      },
     }
-    this.utterances.push(utterance)
-    audio.on('data', onData)
-    audio.once('end', onEnd)
-    // A broken input ends the utterance with what was heard.
-    audio.once('error', onEnd)
+    this.utterances.follow(utterance, audio, {
+      prepare: (chunk) => (resampler ? resampler.write(chunk) : Buffer.from(chunk)),
+      tail: () => resampler?.end(),
+      changed: () => this.pump(),
+    })
   }
 
   override destroy(): void {
     this.destroyed = true
-    for (const utterance of this.utterances.splice(0)) this.release(utterance)
+    this.utterances.close()
     this.socket?.close()
     this.socket = undefined
     super.destroy()
@@ -140,11 +115,11 @@ export class GradiumSTT extends STT {
    */
   private pump(): void {
     if (this.destroyed) return
-    let head = this.utterances[0]
+    let head = this.utterances.head
     // Nothing was said: no request at all.
-    while (head && head.ended && !head.sentAudio && head.queue.length === 0) {
+    while (head && isSilent(head)) {
       this.finish(head, '')
-      head = this.utterances[0]
+      head = this.utterances.head
     }
     if (!head || head.flushId !== undefined) return
     if (!this.socket) this.connect()
@@ -212,7 +187,7 @@ export class GradiumSTT extends STT {
         this.log('Session ready')
         return this.pump()
       case 'text': {
-        const head = this.utterances[0]
+        const head = this.utterances.head
         if (!head || head.socket !== socket || typeof message.text !== 'string') {
           return this.log('Ignored a text segment with no utterance on the wire')
         }
@@ -221,7 +196,7 @@ export class GradiumSTT extends STT {
         return
       }
       case 'flushed': {
-        const head = this.utterances[0]
+        const head = this.utterances.head
         if (!head || head.socket !== socket || String(message.flush_id) !== head.flushId) {
           return this.log('Ignored a flushed with no utterance waiting for it')
         }
@@ -252,7 +227,7 @@ export class GradiumSTT extends STT {
     const neverReady = !socket.wasReady
     socket.close()
     if (this.socket === socket) this.socket = undefined
-    const head = this.utterances[0]
+    const head = this.utterances.head
     const failed =
       head &&
       (head.socket === socket ||
@@ -267,28 +242,12 @@ export class GradiumSTT extends STT {
   }
 
   private finish(utterance: Utterance, text: string): void {
-    if (!this.remove(utterance)) return
-    if (!this.destroyed) this.emitFinalTranscript(text)
+    if (!this.utterances.finish(utterance, () => this.emitFinalTranscript(text))) return
     this.pump()
   }
 
   private fail(utterance: Utterance, error: GradiumError): void {
-    if (!this.remove(utterance)) return
-    if (!this.destroyed) this.emit('Failed', error)
-  }
-
-  private remove(utterance: Utterance): boolean {
-    const index = this.utterances.indexOf(utterance)
-    if (index < 0) return false
-    this.utterances.splice(index, 1)
-    this.release(utterance)
-    return true
-  }
-
-  private release(utterance: Utterance): void {
-    clearTimeout(utterance.timer)
-    utterance.detach()
-    utterance.queue.length = 0
+    this.utterances.finish(utterance, () => this.emit('Failed', error))
   }
 }
 

@@ -1,4 +1,5 @@
 import { STT } from '@openmic/core'
+import { UtteranceQueue, type QueuedUtterance } from '@openmic/core/provider'
 import type { Readable } from 'node:stream'
 import { MistralSTTError } from './errors.js'
 import { RealtimeSocket } from './realtime-socket.js'
@@ -10,18 +11,12 @@ import {
 } from './types.js'
 
 /** One user utterance: its audio waiting to be sent, and where it stands. */
-interface Utterance {
-  /** Chunks not sent yet (the socket is still opening); each is sent once, then dropped. */
-  readonly queue: Buffer[]
+interface Utterance extends QueuedUtterance {
   /** The socket its audio went to; its death fails the utterance. */
   socket?: RealtimeSocket
-  sentAudio: boolean
-  ended: boolean
   flushed: boolean
   /** The text of its `transcription.text.delta`s so far. */
   text: string
-  timer?: ReturnType<typeof setTimeout>
-  detach(): void
 }
 
 /**
@@ -48,7 +43,7 @@ interface Utterance {
 export class MistralSTT extends STT {
   private socket?: RealtimeSocket
   /** Utterances not finished, in order: audio is sent, and transcripts matched, in this order. */
-  private readonly utterances: Utterance[] = []
+  private readonly utterances = new UtteranceQueue<Utterance>()
   private destroyed = false
   private readonly connectionTimeoutMs: number
   private readonly transcriptionTimeoutMs: number
@@ -67,38 +62,19 @@ export class MistralSTT extends STT {
 
   transcribe(audio: Readable): void {
     if (this.destroyed) return
-    const onData = (chunk: Buffer) => {
-      if (chunk.length === 0) return
-      utterance.queue.push(Buffer.from(chunk))
-      this.pump()
-    }
-    const onEnd = () => {
-      utterance.detach()
-      utterance.ended = true
-      this.pump()
-    }
     const utterance: Utterance = {
       queue: [],
       sentAudio: false,
       ended: false,
       flushed: false,
       text: '',
-      detach: () => {
-        audio.off('data', onData)
-        audio.off('end', onEnd)
-        audio.off('error', onEnd)
-      },
     }
-    this.utterances.push(utterance)
-    audio.on('data', onData)
-    audio.once('end', onEnd)
-    // A broken input ends the utterance with what was heard.
-    audio.once('error', onEnd)
+    this.utterances.follow(utterance, audio, { changed: () => this.pump() })
   }
 
   override destroy(): void {
     this.destroyed = true
-    for (const utterance of this.utterances.splice(0)) this.release(utterance)
+    this.utterances.close()
     this.socket?.close()
     this.socket = undefined
     super.destroy()
@@ -107,17 +83,15 @@ export class MistralSTT extends STT {
   /** Sends what the utterances hold, in order, opening a session when there is none. */
   private pump(): void {
     if (this.destroyed) return
-    for (const utterance of [...this.utterances]) {
-      // Nothing was said: no request at all.
-      if (utterance.ended && !utterance.sentAudio && utterance.queue.length === 0) {
-        this.finish(utterance, () => this.emitFinalTranscript(''))
-      }
+    // Nothing was said: no request at all.
+    for (const utterance of this.utterances.silent()) {
+      this.utterances.finish(utterance, () => this.emitFinalTranscript(''))
     }
-    if (!this.utterances.some((u) => !u.flushed && (u.queue.length > 0 || u.ended))) return
+    if (!this.utterances.items.some((u) => !u.flushed && (u.queue.length > 0 || u.ended))) return
     if (!this.socket) this.connect()
     const socket = this.socket
     if (!socket?.isReady) return
-    for (const utterance of this.utterances) {
+    for (const utterance of this.utterances.items) {
       if (utterance.flushed) continue
       if (utterance.queue.length > 0) {
         utterance.socket = socket
@@ -167,9 +141,9 @@ export class MistralSTT extends STT {
           this.emit('Partial', utterance.text)
         },
         onDone: (text) => {
-          const utterance = this.utterances.find((u) => u.socket === socket && u.flushed)
+          const utterance = this.utterances.items.find((u) => u.socket === socket && u.flushed)
           if (!utterance) return this.log('Ignored a transcript with no utterance waiting for it')
-          this.finish(utterance, () => this.emitFinalTranscript(text))
+          this.utterances.finish(utterance, () => this.emitFinalTranscript(text))
         },
         // The session's state after an error is unknown: it is dropped, so that no later
         // transcript is matched to the wrong utterance.
@@ -183,7 +157,7 @@ export class MistralSTT extends STT {
 
   /** The utterance the next text of `socket` belongs to: the oldest one whose audio went there. */
   private current(socket: RealtimeSocket): Utterance | undefined {
-    return this.utterances.find((u) => u.socket === socket)
+    return this.utterances.items.find((u) => u.socket === socket)
   }
 
   /**
@@ -195,27 +169,14 @@ export class MistralSTT extends STT {
     const neverOpened = !socket.opened
     socket.close()
     if (this.socket === socket) this.socket = undefined
-    const failed = this.utterances.filter(
+    const failed = this.utterances.items.filter(
       (u) => u.socket === socket || (neverOpened && !u.flushed && (u.queue.length > 0 || u.ended))
     )
     if (failed.length === 0) this.log('Session ended:', error.message)
-    for (const utterance of failed) this.finish(utterance, () => this.emit('Failed', error))
+    for (const utterance of failed)
+      this.utterances.finish(utterance, () => this.emit('Failed', error))
     // Audio of an utterance that began after the failure gets a new session. After a refused
     // connection, only new audio tries again (no loop of refused connections).
     if (!neverOpened) this.pump()
-  }
-
-  private finish(utterance: Utterance, emit: () => void): void {
-    const index = this.utterances.indexOf(utterance)
-    if (index < 0) return
-    this.utterances.splice(index, 1)
-    this.release(utterance)
-    if (!this.destroyed) emit()
-  }
-
-  private release(utterance: Utterance): void {
-    clearTimeout(utterance.timer)
-    utterance.detach()
-    utterance.queue.length = 0
   }
 }
