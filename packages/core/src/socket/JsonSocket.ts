@@ -199,19 +199,20 @@ export class JsonSocket<M extends object = Record<string, unknown>> {
 
   private refused(response: RefusedUpgrade): void {
     const status = response.statusCode ?? 0
-    const chunks: string[] = []
+    const chunks: Buffer[] = []
     let size = 0
     response.on('data', (chunk) => {
-      const text = String(chunk)
-      if (size < MAX_BODY) chunks.push(text.slice(0, MAX_BODY - size))
-      size += text.length
+      // Bytes, decoded once at the end: a character may straddle two chunks.
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
+      if (size < MAX_BODY) chunks.push(bytes.subarray(0, MAX_BODY - size))
+      size += bytes.length
     })
     const done = () =>
       this.finish({
         kind: 'refused',
         status,
         statusMessage: response.statusMessage ?? '',
-        body: chunks.join(''),
+        body: Buffer.concat(chunks).toString('utf8'),
       })
     response.once('end', done)
     response.once('error', done)
