@@ -57,6 +57,8 @@ export interface JsonSocketOptions<M extends object = Record<string, unknown>> {
    * are logged and ignored.
    */
   isMessage?(value: Record<string, unknown>): value is M & Record<string, unknown>
+  /** What a message is, in the log line of one that is not (default `an object`). */
+  messageName?: string
   /** The socket opened (before anything queued is sent). */
   onOpen?(): void
   /** A server message that parsed and passed `isMessage`. A throw is logged, never thrown out. */
@@ -75,7 +77,8 @@ const MAX_BODY = 16_384
 const MAX_LOGGED = 200
 
 /**
- * JSON over an already-constructed client WebSocket: a connection timeout, messages queued until
+ * JSON over an already-constructed client WebSocket (`M`: the server's messages, `Out`: the
+ * client's): a connection timeout, messages queued until
  * it opens, a refused upgrade read into its HTTP status and body, server messages parsed (one
  * that is not JSON or not a message is logged and ignored; a listener that throws is logged, the
  * connection goes on), and one `onEnd` whatever ends it. Once it is over nothing is sent (never
@@ -92,7 +95,7 @@ const MAX_LOGGED = 200
  * socket.send({ type: 'start' })
  * ```
  */
-export class JsonSocket<M extends object = Record<string, unknown>> {
+export class JsonSocket<M extends object = Record<string, unknown>, Out extends object = object> {
   private queue: string[] = []
   private over = false
   private opened = false
@@ -151,7 +154,7 @@ export class JsonSocket<M extends object = Record<string, unknown>> {
    * Sends a message as JSON now if open, else once open (or dropped, with
    * `queueBeforeOpen: false`); dropped if the socket is over.
    */
-  send(message: object): void {
+  send(message: Out): void {
     if (this.over) return
     const text = JSON.stringify(message)
     if (this.ws.readyState === OPEN) this.ws.send(text)
@@ -230,7 +233,8 @@ export class JsonSocket<M extends object = Record<string, unknown>> {
     const isObject = !!value && typeof value === 'object' && !Array.isArray(value)
     const accept = this.options.isMessage
     if (!isObject || (accept && !accept(value as Record<string, unknown>))) {
-      this.options.log('Ignored an unexpected server message:', text.slice(0, MAX_LOGGED))
+      const name = this.options.messageName ?? 'an object'
+      this.options.log(`Ignored a server message that is not ${name}:`, text.slice(0, MAX_LOGGED))
       return
     }
     try {
