@@ -21,7 +21,7 @@ export interface RefusedUpgrade {
   statusCode?: number
   statusMessage?: string
   on(event: 'data', listener: (chunk: Buffer | string) => void): unknown
-  once(event: 'end' | 'error', listener: () => void): unknown
+  once(event: 'end' | 'error' | 'close', listener: () => void): unknown
 }
 
 /** Why a {@link JsonSocket} is over, reported once through `onEnd`. */
@@ -219,6 +219,8 @@ export class JsonSocket<M extends object = Record<string, unknown>, Out extends 
       })
     response.once('end', done)
     response.once('error', done)
+    // An answer cut short closes without `end`.
+    response.once('close', done)
   }
 
   private receive(text: string): void {
