@@ -36,6 +36,7 @@ export { speakable } from './speech/speakable.js'
 export { SentenceTTS } from './speech/SentenceTTS.js'
 export type { SentenceTTSOptions } from './speech/SentenceTTS.js'
 export { JsonSocket, describeSocketEnd } from './socket/JsonSocket.js'
+export { errorBodyMessage } from './socket/error-body-message.js'
 export type {
   JsonSocketEnd,
   JsonSocketOptions,

@@ -1,4 +1,4 @@
-import { JsonSocket, type JsonSocketEnd } from '@openmic/core/provider'
+import { JsonSocket, errorBodyMessage, type JsonSocketEnd } from '@openmic/core/provider'
 import WebSocket from 'ws'
 import { GradiumError, type GradiumProvider } from '../errors.js'
 
@@ -89,7 +89,7 @@ function gradiumError(provider: GradiumProvider, end: JsonSocketEnd): GradiumErr
     case 'timeout':
       return new GradiumError(provider, `not ready after ${end.timeoutMs} ms (connection timeout)`)
     case 'refused': {
-      const detail = bodyMessage(end.body) || end.statusMessage || 'connection refused'
+      const detail = errorBodyMessage(end.body) || end.statusMessage || 'connection refused'
       return new GradiumError(provider, `HTTP ${end.status} ${detail}`, { status: end.status })
     }
     case 'error':
@@ -102,19 +102,6 @@ function gradiumError(provider: GradiumProvider, end: JsonSocketEnd): GradiumErr
     case 'ended':
       return end.reason as GradiumError
   }
-}
-
-/** The message of an error body (`{"message"}`, `{"detail"}`, `{"error":{"message"}}`, text). */
-function bodyMessage(body: string): string {
-  try {
-    const parsed = JSON.parse(body) as Record<string, any>
-    const message = parsed.message ?? parsed.detail ?? parsed.error?.message
-    if (message !== undefined)
-      return typeof message === 'string' ? message : JSON.stringify(message)
-  } catch {
-    // Not JSON: the text itself says what went wrong.
-  }
-  return body.trim().slice(0, 200)
 }
 
 /** The error of an in-band `{"type":"error","message","code"}`. */

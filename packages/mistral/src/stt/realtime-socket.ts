@@ -3,9 +3,8 @@ import type {
   TranscriptionStreamDone,
   TranscriptionStreamTextDelta,
 } from '@mistralai/mistralai/extra/realtime'
-import { JsonSocket, type JsonSocketEnd } from '@openmic/core/provider'
+import { JsonSocket, errorBodyMessage, type JsonSocketEnd } from '@openmic/core/provider'
 import WebSocket from 'ws'
-import { errorBodyMessage } from '../errors/error-body-message.js'
 import { MistralSTTError } from './errors.js'
 
 /** What a {@link RealtimeSocket} reports to its owner. */
