@@ -35,3 +35,11 @@ export { SentenceSplitter } from './speech/SentenceSplitter.js'
 export { speakable } from './speech/speakable.js'
 export { SentenceTTS } from './speech/SentenceTTS.js'
 export type { SentenceTTSOptions } from './speech/SentenceTTS.js'
+export { JsonSocket, describeSocketEnd } from './socket/JsonSocket.js'
+export { errorBodyMessage } from './socket/error-body-message.js'
+export type {
+  JsonSocketEnd,
+  JsonSocketOptions,
+  RefusedUpgrade,
+  WebSocketLike,
+} from './socket/JsonSocket.js'

@@ -1,7 +1,10 @@
+import { JsonSocket, describeSocketEnd, type JsonSocketEnd } from '@openmic/core/provider'
 import { WebSocket } from 'ws'
-import { readRefusal } from './refused-upgrade.js'
+import { detailMessage } from './refused-upgrade.js'
 
-/** Why a {@link JsonSocket} is over. */
+export type { JsonSocket }
+
+/** Why an ElevenLabs socket is over. */
 export interface SocketEnd {
   /** What happened, e.g. `HTTP 401 invalid_api_key: ...` or `connection closed (code 1000)`. */
   message: string
@@ -23,110 +26,29 @@ export interface JsonSocketOptions {
 }
 
 /**
- * One WebSocket to the ElevenLabs API, authenticated with `xi-api-key`, speaking JSON. Messages
- * sent before it opens are queued and sent once, in order, when it opens; once it is over nothing
- * is sent (never replayed on another socket). A server message that is not a JSON object is
- * logged and ignored; an error thrown while handling one is logged, never thrown out.
+ * One WebSocket to the ElevenLabs API, authenticated with `xi-api-key`, speaking JSON through
+ * core's {@link JsonSocket} (queued until open, never replayed; malformed messages logged and
+ * ignored). `socket.end(end)` takes a {@link SocketEnd}.
  */
-export class JsonSocket {
-  private readonly ws: WebSocket
-  private queue: string[] = []
-  private over = false
-  private opened = false
-  private readonly openTimer: NodeJS.Timeout
+export function openJsonSocket(options: JsonSocketOptions): JsonSocket {
+  const ws = new WebSocket(options.url, { headers: { 'xi-api-key': options.apiKey } })
+  return new JsonSocket(ws, {
+    connectionTimeoutMs: options.connectionTimeoutMs,
+    onMessage: options.onMessage,
+    onEnd: (end) => options.onEnd(socketEnd(end)),
+    log: options.log,
+  })
+}
 
-  constructor(private readonly options: JsonSocketOptions) {
-    this.ws = new WebSocket(options.url, { headers: { 'xi-api-key': options.apiKey } })
-    this.openTimer = setTimeout(() => {
-      this.end({ message: `could not connect within ${options.connectionTimeoutMs} ms` })
-    }, options.connectionTimeoutMs)
-    this.ws.on('open', () => this.flush())
-    this.ws.on('unexpected-response', (_req, res) =>
-      readRefusal(res, (status, message) =>
-        this.end({ message: `HTTP ${status} ${message}`, status })
-      )
-    )
-    this.ws.on('message', (data) => this.receive(String(data)))
-    this.ws.on('error', (error) => this.end({ message: `connection failed: ${error.message}` }))
-    this.ws.on('close', (code, reason) => {
-      const why = reason.length > 0 ? `: ${reason.toString()}` : ''
-      this.end({ message: `connection closed (code ${code}${why})`, closeCode: code })
-    })
-  }
-
-  /** True once the socket opened, even after it is over. */
-  get wasOpened(): boolean {
-    return this.opened
-  }
-
-  /** Whether the socket is closed or closing (by either side): what comes next needs a new one. */
-  get isOver(): boolean {
-    return (
-      this.over ||
-      this.ws.readyState === WebSocket.CLOSING ||
-      this.ws.readyState === WebSocket.CLOSED
-    )
-  }
-
-  /** Sends a message now if open, else once open; dropped if the socket is over. */
-  send(message: object): void {
-    if (this.over) return
-    const text = JSON.stringify(message)
-    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(text)
-    else this.queue.push(text)
-  }
-
-  /** Ends the socket with this reason (reported through `onEnd`). */
-  end(end: SocketEnd): void {
-    if (this.over) return
-    this.close()
-    this.options.onEnd(end)
-  }
-
-  /** Closes the socket without reporting anything. */
-  dispose(): void {
-    if (this.over) {
-      if (this.ws.readyState === WebSocket.CLOSING) this.ws.terminate()
-      return
-    }
-    this.close()
-  }
-
-  private close(): void {
-    this.over = true
-    this.queue = []
-    clearTimeout(this.openTimer)
-    if (this.ws.readyState === WebSocket.OPEN) this.ws.close(1000)
-    else this.ws.terminate()
-  }
-
-  private flush(): void {
-    clearTimeout(this.openTimer)
-    if (this.over) return
-    this.opened = true
-    const queued = this.queue
-    this.queue = []
-    for (const text of queued) this.ws.send(text)
-  }
-
-  private receive(text: string): void {
-    if (this.over) return
-    let message: unknown
-    try {
-      message = JSON.parse(text)
-    } catch {
-      this.options.log('Ignored a server message that is not JSON:', text.slice(0, 200))
-      return
-    }
-    if (!message || typeof message !== 'object' || Array.isArray(message)) {
-      this.options.log('Ignored a server message that is not an object:', text.slice(0, 200))
-      return
-    }
-    try {
-      this.options.onMessage(message as Record<string, unknown>)
-    } catch (error) {
-      // A listener of the class's events threw: log it, the connection goes on.
-      this.options.log('Error while handling a server message:', error)
-    }
+function socketEnd(end: JsonSocketEnd): SocketEnd {
+  switch (end.kind) {
+    case 'ended':
+      return end.reason as SocketEnd
+    case 'refused':
+      return { message: describeSocketEnd(end, detailMessage), status: end.status }
+    case 'closed':
+      return { message: describeSocketEnd(end), closeCode: end.code }
+    default:
+      return { message: describeSocketEnd(end) }
   }
 }

@@ -28,7 +28,8 @@ export function readRefusal(
   res.once('close', finish)
 }
 
-function bodyMessage(body: string): string {
+/** What a refused upgrade's body says (`{"message"}`, `{"error"}`, `{"title"}`, or the text). */
+export function bodyMessage(body: string): string {
   try {
     const parsed = JSON.parse(body) as Record<string, unknown>
     const message = parsed.message ?? parsed.error ?? parsed.title ?? parsed.detail

@@ -1,6 +1,7 @@
 import type { WebsocketClientEvent, WebsocketResponse } from '@cartesia/cartesia-js/resources/tts'
+import { JsonSocket, type JsonSocketEnd } from '@openmic/core/provider'
 import WebSocket from 'ws'
-import { readRefusal } from '../shared/refusal.js'
+import { bodyMessage } from '../shared/refusal.js'
 import { CartesiaTTSError } from './errors.js'
 
 /** What a {@link TTSSocket} reports to its owner. */
@@ -30,97 +31,56 @@ export interface TTSSocketOptions {
  * and are sent once: if the socket dies first, they are dropped with it.
  */
 export class TTSSocket {
-  private readonly ws: WebSocket
-  private readonly waiting: string[] = []
-  private closed = false
-  private everOpened = false
-  private readonly timer: ReturnType<typeof setTimeout>
+  private readonly socket: JsonSocket<WebsocketResponse, WebsocketClientEvent>
 
-  constructor(
-    options: TTSSocketOptions,
-    private readonly events: TTSSocketEvents
-  ) {
-    this.ws = new WebSocket(options.url, {
+  constructor(options: TTSSocketOptions, events: TTSSocketEvents) {
+    const ws = new WebSocket(options.url, {
       headers: { Authorization: `Bearer ${options.apiKey}`, 'Cartesia-Version': options.version },
     })
-    this.timer = setTimeout(
-      () =>
-        this.end(
-          new CartesiaTTSError(`no connection after ${options.connectionTimeoutMs} ms (timeout)`)
-        ),
-      options.connectionTimeoutMs
-    )
-    this.ws.on('unexpected-response', (_req, res) =>
-      readRefusal(res, ({ status, message }) =>
-        this.end(new CartesiaTTSError(`${status} ${message}`, status))
-      )
-    )
-    this.ws.on('open', () => {
-      clearTimeout(this.timer)
-      this.everOpened = true
-      for (const message of this.waiting.splice(0)) this.ws.send(message)
+    this.socket = new JsonSocket<WebsocketResponse, WebsocketClientEvent>(ws, {
+      connectionTimeoutMs: options.connectionTimeoutMs,
+      onMessage: (event) => events.onMessage(event),
+      onEnd: (end) => events.onClosed(ttsError(end)),
+      log: events.log,
     })
-    this.ws.on('message', (data) => this.receive(String(data)))
-    this.ws.on('error', (error) =>
-      this.end(new CartesiaTTSError(`connection error: ${error.message}`))
-    )
-    this.ws.on('close', (code, reason) =>
-      this.end(
-        new CartesiaTTSError(
-          `connection closed (code ${code}${reason.length ? ` ${String(reason)}` : ''})`
-        )
-      )
-    )
   }
 
   /** False once the socket is gone (or going): a new one is needed. */
   get usable(): boolean {
-    return !this.closed
+    return !this.socket.isEnded
   }
 
   /** True once the connection opened, even after it is gone. */
   get opened(): boolean {
-    return this.everOpened
+    return this.socket.wasOpened
   }
 
   /** Sends a message now, or as soon as the socket is open. */
   send(message: WebsocketClientEvent): void {
-    if (this.closed) return
-    const text = JSON.stringify(message)
-    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(text)
-    else this.waiting.push(text)
+    this.socket.send(message)
   }
 
   /** Closes the connection (a clean close, or a cut while it is still opening). */
   close(): void {
-    if (this.closed) return
-    this.closed = true
-    this.waiting.length = 0
-    clearTimeout(this.timer)
-    if (this.ws.readyState === WebSocket.OPEN) this.ws.close(1000)
-    else this.ws.terminate()
+    this.socket.dispose()
   }
+}
 
-  private receive(text: string): void {
-    if (this.closed) return
-    let event: WebsocketResponse
-    try {
-      event = JSON.parse(text) as WebsocketResponse
-    } catch {
-      return this.events.log('Ignored a message that is not JSON:', text.slice(0, 200))
+function ttsError(end: JsonSocketEnd): CartesiaTTSError {
+  switch (end.kind) {
+    case 'timeout':
+      return new CartesiaTTSError(`no connection after ${end.timeoutMs} ms (timeout)`)
+    case 'refused': {
+      const message = bodyMessage(end.body) || end.statusMessage || 'connection refused'
+      return new CartesiaTTSError(`${end.status} ${message}`, end.status)
     }
-    if (typeof event !== 'object' || event === null) {
-      return this.events.log('Ignored a message that is not an object:', text.slice(0, 200))
-    }
-    this.events.onMessage(event)
-  }
-
-  private end(error: CartesiaTTSError): void {
-    if (this.closed) return
-    this.closed = true
-    this.waiting.length = 0
-    clearTimeout(this.timer)
-    this.ws.terminate()
-    this.events.onClosed(error)
+    case 'error':
+      return new CartesiaTTSError(`connection error: ${end.error.message}`)
+    case 'closed':
+      return new CartesiaTTSError(
+        `connection closed (code ${end.code}${end.reason ? ` ${end.reason}` : ''})`
+      )
+    case 'ended':
+      return end.reason as CartesiaTTSError
   }
 }

@@ -1,7 +1,7 @@
 import { STT } from '@openmic/core'
 import { UtteranceQueue, type QueuedUtterance } from '@openmic/core/provider'
 import type { Readable } from 'node:stream'
-import { JsonSocket, type SocketEnd } from '../json-socket.js'
+import { openJsonSocket, type JsonSocket, type SocketEnd } from '../json-socket.js'
 import { ELEVENLABS_BASE_URL, webSocketURL } from '../ws-url.js'
 import { ElevenLabsSTTError } from './ElevenLabsSTTError.js'
 import {
@@ -163,7 +163,7 @@ export class ElevenLabsSTT extends STT {
   }
 
   private connect(): JsonSocket {
-    const socket: JsonSocket = new JsonSocket({
+    const socket: JsonSocket = openJsonSocket({
       url: this.url,
       apiKey: this.apiKey,
       connectionTimeoutMs: this.connectionTimeoutMs,

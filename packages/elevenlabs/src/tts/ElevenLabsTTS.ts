@@ -2,7 +2,7 @@ import { TTS } from '@openmic/core'
 import { followStream, Resampler } from '@openmic/core/provider'
 import type { Readable } from 'node:stream'
 import { StringDecoder } from 'node:string_decoder'
-import { JsonSocket, type SocketEnd } from '../json-socket.js'
+import { openJsonSocket, type JsonSocket, type SocketEnd } from '../json-socket.js'
 import { ELEVENLABS_BASE_URL, webSocketURL } from '../ws-url.js'
 import { WordAligner } from './alignment.js'
 import { ElevenLabsTTSError } from './ElevenLabsTTSError.js'
@@ -166,7 +166,7 @@ export class ElevenLabsTTS extends TTS {
   }
 
   private connect(): JsonSocket {
-    const socket: JsonSocket = new JsonSocket({
+    const socket: JsonSocket = openJsonSocket({
       url: this.url,
       apiKey: this.apiKey,
       connectionTimeoutMs: this.connectionTimeoutMs,

@@ -1,3 +1,4 @@
+import { JsonSocket, errorBodyMessage, type JsonSocketEnd } from '@openmic/core/provider'
 import WebSocket from 'ws'
 import { GradiumError, type GradiumProvider } from '../errors.js'
 
@@ -29,132 +30,78 @@ export interface GradiumSocketOptions {
 
 /**
  * One WebSocket to a Gradium speech endpoint, authenticated with the `x-api-key` header: JSON
- * messages both ways, a refused upgrade reported with its HTTP status, a connection timeout that
- * runs until the owner says the socket is ready, and one `onClosed` whatever ends it.
+ * messages both ways (core's {@link JsonSocket}), a refused upgrade reported with its HTTP status,
+ * a connection timeout that runs until the owner says the socket is ready, and one `onClosed`
+ * whatever ends it.
  */
 export class GradiumSocket {
-  private readonly ws: WebSocket
-  private ready = false
-  private closed = false
-  private timer: ReturnType<typeof setTimeout> | undefined
+  private readonly socket: JsonSocket<GradiumMessage>
 
-  constructor(
-    private readonly options: GradiumSocketOptions,
-    private readonly events: GradiumSocketEvents
-  ) {
-    this.ws = new WebSocket(options.url, { headers: { 'x-api-key': options.apiKey } })
-    this.timer = setTimeout(
-      () =>
-        this.end(
-          new GradiumError(
-            options.provider,
-            `not ready after ${options.connectionTimeoutMs} ms (connection timeout)`
-          )
-        ),
-      options.connectionTimeoutMs
-    )
-    this.ws.on('unexpected-response', (_req, res) => {
-      let body = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => (body += chunk.slice(0, 4096)))
-      const refuse = () => {
-        const status = res.statusCode ?? 0
-        const detail = bodyMessage(body) || res.statusMessage || 'connection refused'
-        this.end(new GradiumError(options.provider, `HTTP ${status} ${detail}`, { status }))
-      }
-      res.once('end', refuse)
-      res.once('error', refuse)
+  constructor(options: GradiumSocketOptions, events: GradiumSocketEvents) {
+    const ws = new WebSocket(options.url, { headers: { 'x-api-key': options.apiKey } })
+    this.socket = new JsonSocket<GradiumMessage>(ws, {
+      connectionTimeoutMs: options.connectionTimeoutMs,
+      readyOnOpen: false,
+      // Gradium's sessions start with the owner's `setup`, sent on open: nothing is queued.
+      queueBeforeOpen: false,
+      isMessage: (value): value is GradiumMessage => typeof value.type === 'string',
+      messageName: 'a message with a type',
+      onOpen: () => events.onOpen(),
+      onMessage: (message) => events.onMessage(message),
+      onEnd: (end) => events.onClosed(gradiumError(options.provider, end)),
+      log: events.log,
     })
-    this.ws.on('open', () => {
-      if (!this.closed) this.events.onOpen()
-    })
-    this.ws.on('message', (data) => this.receive(String(data)))
-    this.ws.on('error', (error) =>
-      this.end(new GradiumError(options.provider, `connection error: ${error.message}`))
-    )
-    this.ws.on('close', (code, reason) =>
-      this.end(
-        new GradiumError(
-          options.provider,
-          `connection closed (code ${code}${reason.length ? ` ${String(reason)}` : ''})`
-        )
-      )
-    )
   }
 
   /** True once the owner marked it ready, until it is gone. */
   get isReady(): boolean {
-    return this.ready && !this.closed
+    return this.socket.wasReady && !this.socket.isEnded
   }
 
   /** True once it was marked ready, even after it is gone. */
   get wasReady(): boolean {
-    return this.ready
+    return this.socket.wasReady
   }
 
   /** True until it is gone. */
   get alive(): boolean {
-    return !this.closed
+    return !this.socket.isEnded
   }
 
   /** Stops the connection timeout: the session is usable. */
   markReady(): void {
-    this.ready = true
-    clearTimeout(this.timer)
-    this.timer = undefined
+    this.socket.markReady()
   }
 
   /** Sends one message, if the socket is open. */
   send(message: object): void {
-    if (!this.closed && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message))
+    this.socket.send(message)
   }
 
   /** Closes it (a clean close, or a cut while it is still opening); no `onClosed` follows. */
   close(): void {
-    if (this.closed) return
-    this.closed = true
-    clearTimeout(this.timer)
-    if (this.ws.readyState === WebSocket.OPEN) this.ws.close(1000)
-    else this.ws.terminate()
-  }
-
-  private receive(text: string): void {
-    if (this.closed) return
-    let message: unknown
-    try {
-      message = JSON.parse(text)
-    } catch {
-      return this.events.log('Ignored a message that is not JSON:', text.slice(0, 200))
-    }
-    if (
-      typeof message !== 'object' ||
-      message === null ||
-      typeof (message as any).type !== 'string'
-    )
-      return this.events.log('Ignored a message with no type:', text.slice(0, 200))
-    this.events.onMessage(message as GradiumMessage)
-  }
-
-  private end(error: GradiumError): void {
-    if (this.closed) return
-    this.closed = true
-    clearTimeout(this.timer)
-    this.ws.terminate()
-    this.events.onClosed(error)
+    this.socket.dispose()
   }
 }
 
-/** The message of an error body (`{"message"}`, `{"detail"}`, `{"error":{"message"}}`, text). */
-function bodyMessage(body: string): string {
-  try {
-    const parsed = JSON.parse(body) as Record<string, any>
-    const message = parsed.message ?? parsed.detail ?? parsed.error?.message
-    if (message !== undefined)
-      return typeof message === 'string' ? message : JSON.stringify(message)
-  } catch {
-    // Not JSON: the text itself says what went wrong.
+function gradiumError(provider: GradiumProvider, end: JsonSocketEnd): GradiumError {
+  switch (end.kind) {
+    case 'timeout':
+      return new GradiumError(provider, `not ready after ${end.timeoutMs} ms (connection timeout)`)
+    case 'refused': {
+      const detail = errorBodyMessage(end.body) || end.statusMessage || 'connection refused'
+      return new GradiumError(provider, `HTTP ${end.status} ${detail}`, { status: end.status })
+    }
+    case 'error':
+      return new GradiumError(provider, `connection error: ${end.error.message}`)
+    case 'closed':
+      return new GradiumError(
+        provider,
+        `connection closed (code ${end.code}${end.reason ? ` ${end.reason}` : ''})`
+      )
+    case 'ended':
+      return end.reason as GradiumError
   }
-  return body.trim().slice(0, 200)
 }
 
 /** The error of an in-band `{"type":"error","message","code"}`. */

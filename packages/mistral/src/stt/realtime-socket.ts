@@ -3,8 +3,8 @@ import type {
   TranscriptionStreamDone,
   TranscriptionStreamTextDelta,
 } from '@mistralai/mistralai/extra/realtime'
+import { JsonSocket, errorBodyMessage, type JsonSocketEnd } from '@openmic/core/provider'
 import WebSocket from 'ws'
-import { errorBodyMessage } from '../errors/error-body-message.js'
 import { MistralSTTError } from './errors.js'
 
 /** What a {@link RealtimeSocket} reports to its owner. */
@@ -50,60 +50,34 @@ type ServerEvent =
  * it before you send anything else"), then sends `session.update` before any audio.
  */
 export class RealtimeSocket {
-  private readonly ws: WebSocket
-  private ready = false
-  private closed = false
-  private readonly timer: ReturnType<typeof setTimeout>
+  private readonly socket: JsonSocket<ServerEvent>
 
   constructor(
     private readonly options: RealtimeSocketOptions,
     private readonly events: RealtimeSocketEvents
   ) {
-    this.ws = new WebSocket(options.url, {
+    const ws = new WebSocket(options.url, {
       headers: { Authorization: `Bearer ${options.apiKey}` },
     })
-    this.timer = setTimeout(
-      () =>
-        this.end(
-          new MistralSTTError(
-            `no session after ${options.connectionTimeoutMs} ms (connection timeout)`
-          )
-        ),
-      options.connectionTimeoutMs
-    )
-    this.ws.on('unexpected-response', (_req, res) => {
-      let body = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => (body += chunk.slice(0, 4096)))
-      const refuse = () => {
-        const status = res.statusCode ?? 0
-        const detail = errorBodyMessage(body) || res.statusMessage || 'connection refused'
-        this.end(new MistralSTTError(`HTTP ${status} ${detail}`, status))
-      }
-      res.once('end', refuse)
-      res.once('error', refuse)
+    this.socket = new JsonSocket<ServerEvent>(ws, {
+      connectionTimeoutMs: options.connectionTimeoutMs,
+      // The session is usable once `session.created` arrived, not once the socket opened.
+      readyOnOpen: false,
+      queueBeforeOpen: false,
+      onMessage: (event) => this.receive(event),
+      onEnd: (end) => events.onClosed(mistralError(end)),
+      log: events.log,
     })
-    this.ws.on('message', (data) => this.receive(String(data)))
-    this.ws.on('error', (error) =>
-      this.end(new MistralSTTError(`connection error: ${error.message}`))
-    )
-    this.ws.on('close', (code, reason) =>
-      this.end(
-        new MistralSTTError(
-          `connection closed (code ${code}${reason.length ? ` ${String(reason)}` : ''})`
-        )
-      )
-    )
   }
 
   /** True once `session.created` arrived, even after the socket is gone. */
   get opened(): boolean {
-    return this.ready
+    return this.socket.wasReady
   }
 
   /** True once the session is configured, until the socket is gone. */
   get isReady(): boolean {
-    return this.ready && !this.closed
+    return this.socket.wasReady && !this.socket.isEnded
   }
 
   /** Appends audio to the session's input. */
@@ -121,31 +95,19 @@ export class RealtimeSocket {
 
   /** Closes the session (a clean close, or a cut while it is still opening). */
   close(): void {
-    if (this.closed) return
-    this.closed = true
-    clearTimeout(this.timer)
-    if (this.ws.readyState === WebSocket.OPEN) this.ws.close(1000)
-    else this.ws.terminate()
+    this.socket.dispose()
   }
 
   private send(message: object): void {
-    if (this.isReady && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message))
+    if (this.isReady) this.socket.send(message)
   }
 
-  private receive(text: string): void {
-    if (this.closed) return
-    let event: ServerEvent
-    try {
-      event = JSON.parse(text) as ServerEvent
-    } catch {
-      return this.events.log('Ignored a message that is not JSON:', text.slice(0, 200))
-    }
-    switch (event?.type) {
+  private receive(event: ServerEvent): void {
+    switch (event.type) {
       case 'session.created':
-        if (this.ready) return
-        clearTimeout(this.timer)
-        this.ws.send(JSON.stringify({ type: 'session.update', session: this.options.session }))
-        this.ready = true
+        if (this.socket.wasReady) return
+        this.socket.markReady()
+        this.socket.send({ type: 'session.update', session: this.options.session })
         return this.events.onReady()
       case 'transcription.text.delta':
         if (typeof event.text === 'string') this.events.onDelta(event.text)
@@ -168,12 +130,23 @@ export class RealtimeSocket {
         return
     }
   }
+}
 
-  private end(error: MistralSTTError): void {
-    if (this.closed) return
-    this.closed = true
-    clearTimeout(this.timer)
-    this.ws.terminate()
-    this.events.onClosed(error)
+function mistralError(end: JsonSocketEnd): MistralSTTError {
+  switch (end.kind) {
+    case 'timeout':
+      return new MistralSTTError(`no session after ${end.timeoutMs} ms (connection timeout)`)
+    case 'refused': {
+      const detail = errorBodyMessage(end.body) || end.statusMessage || 'connection refused'
+      return new MistralSTTError(`HTTP ${end.status} ${detail}`, end.status)
+    }
+    case 'error':
+      return new MistralSTTError(`connection error: ${end.error.message}`)
+    case 'closed':
+      return new MistralSTTError(
+        `connection closed (code ${end.code}${end.reason ? ` ${end.reason}` : ''})`
+      )
+    case 'ended':
+      return end.reason as MistralSTTError
   }
 }

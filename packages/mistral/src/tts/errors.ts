@@ -1,5 +1,5 @@
 import { MistralError } from '@mistralai/mistralai/models/errors'
-import { errorBodyMessage } from '../errors/error-body-message.js'
+import { errorBodyMessage } from '@openmic/core/provider'
 
 /** An error naming MistralTTS and the HTTP status, keeping the SDK's error as its cause. */
 export class MistralTTSError extends Error {

@@ -4,7 +4,7 @@ import type { RealtimeError, RealtimeServerEvent } from 'openai/resources/realti
 import { OPENAI_STT_DEFAULTS, type OpenaiSTTOptions } from './options.js'
 import { OpenaiSTTError } from './OpenaiSTTError.js'
 import { transcriptionURL } from './realtime-url.js'
-import { RealtimeSocket } from './RealtimeSocket.js'
+import { openRealtimeSocket, type RealtimeSocket } from './RealtimeSocket.js'
 import { transcriptionSessionUpdate } from './session-update.js'
 import { Utterance } from './Utterance.js'
 
@@ -132,7 +132,7 @@ export class OpenaiSTT extends STT {
 
   private connect(): RealtimeSocket {
     const sessionEventId = `openmic_session_${++this.connections}`
-    const socket: RealtimeSocket = new RealtimeSocket({
+    const socket: RealtimeSocket = openRealtimeSocket({
       url: this.url,
       apiKey: this.apiKey,
       connectionTimeoutMs: this.settings.connectionTimeoutMs,

@@ -1,7 +1,10 @@
-import type { IncomingMessage } from 'node:http'
+import { JsonSocket, describeSocketEnd, type JsonSocketEnd } from '@openmic/core/provider'
 import type { RealtimeClientEvent, RealtimeServerEvent } from 'openai/resources/realtime/realtime'
 import { WebSocket } from 'ws'
 import { OpenaiSTTError } from './OpenaiSTTError.js'
+
+/** One WebSocket to the Realtime API (core's {@link JsonSocket}); `end()` takes an {@link OpenaiSTTError}. */
+export type RealtimeSocket = JsonSocket<RealtimeServerEvent, RealtimeClientEvent>
 
 export interface RealtimeSocketOptions {
   url: string
@@ -15,124 +18,43 @@ export interface RealtimeSocketOptions {
   log(...message: unknown[]): void
 }
 
-/** Longest error body read from a refused upgrade. */
-const MAX_ERROR_BODY = 16_384
-
 /**
- * One WebSocket to the Realtime API. Events sent before it opens are queued and sent once, in
- * order, when it opens; once it is over nothing is sent (never replayed on another socket).
- * Server messages that are not JSON events are logged and ignored.
+ * Opens one WebSocket to the Realtime API, authenticated with a bearer key. Events sent before it
+ * opens are queued and sent once, in order, when it opens; once it is over nothing is sent (never
+ * replayed on another socket). Server messages that are not JSON events are logged and ignored.
  */
-export class RealtimeSocket {
-  private readonly ws: WebSocket
-  private queue: string[] = []
-  private over = false
-  private readonly openTimer: NodeJS.Timeout
+export function openRealtimeSocket(options: RealtimeSocketOptions): RealtimeSocket {
+  const ws = new WebSocket(options.url, {
+    headers: { Authorization: `Bearer ${options.apiKey}` },
+  })
+  const socket: RealtimeSocket = new JsonSocket(ws, {
+    connectionTimeoutMs: options.connectionTimeoutMs,
+    isMessage: (value): value is RealtimeServerEvent & Record<string, unknown> =>
+      typeof value.type === 'string',
+    messageName: 'an event',
+    onMessage: options.onEvent,
+    onEnd: (end) => options.onEnd(realtimeError(end)),
+    log: options.log,
+  })
+  socket.send(options.firstEvent)
+  return socket
+}
 
-  constructor(private readonly options: RealtimeSocketOptions) {
-    this.queue.push(JSON.stringify(options.firstEvent))
-    this.ws = new WebSocket(options.url, {
-      headers: { Authorization: `Bearer ${options.apiKey}` },
-    })
-    this.openTimer = setTimeout(() => {
-      this.end(new OpenaiSTTError(`could not connect within ${options.connectionTimeoutMs} ms`))
-    }, options.connectionTimeoutMs)
-    this.ws.on('open', () => this.flush())
-    this.ws.on('unexpected-response', (_req, res) => this.refused(res))
-    this.ws.on('message', (data) => this.receive(data.toString()))
-    this.ws.on('error', (error) => {
-      this.end(new OpenaiSTTError(`connection failed: ${error.message}`, { cause: error }))
-    })
-    this.ws.on('close', (code, reason) => {
-      const why = reason.length > 0 ? `: ${reason.toString()}` : ''
-      this.end(new OpenaiSTTError(`connection closed (code ${code}${why})`, { closeCode: code }))
-    })
-  }
-
-  /** Whether the socket is closed or closing (by either side): a new utterance needs a new one. */
-  get isOver(): boolean {
-    return (
-      this.over ||
-      this.ws.readyState === WebSocket.CLOSING ||
-      this.ws.readyState === WebSocket.CLOSED
-    )
-  }
-
-  /** Sends an event now if open, else once open; dropped if the socket is over. */
-  send(event: RealtimeClientEvent): void {
-    if (this.over) return
-    const text = JSON.stringify(event)
-    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(text)
-    else this.queue.push(text)
-  }
-
-  /** Ends the socket with this error (reported through `onEnd`). */
-  end(error: OpenaiSTTError): void {
-    if (this.over) return
-    this.close()
-    this.options.onEnd(error)
-  }
-
-  /** Closes the socket (at once if it is not open) without reporting anything. */
-  dispose(): void {
-    if (this.over) {
-      if (this.ws.readyState === WebSocket.CLOSING) this.ws.terminate()
-      return
+function realtimeError(end: JsonSocketEnd): OpenaiSTTError {
+  switch (end.kind) {
+    case 'ended':
+      return end.reason as OpenaiSTTError
+    case 'refused': {
+      const { message, code, type } = parseErrorBody(end.body)
+      const text = `HTTP ${end.status}${message ? ` ${message}` : ''}`
+      return new OpenaiSTTError(text, { status: end.status, code, type })
     }
-    this.close()
-  }
-
-  private close(): void {
-    this.over = true
-    this.queue = []
-    clearTimeout(this.openTimer)
-    if (this.ws.readyState === WebSocket.OPEN) this.ws.close(1000)
-    else this.ws.terminate()
-  }
-
-  private flush(): void {
-    clearTimeout(this.openTimer)
-    if (this.over) return
-    const queued = this.queue
-    this.queue = []
-    for (const text of queued) this.ws.send(text)
-  }
-
-  private refused(res: IncomingMessage): void {
-    const status = res.statusCode ?? 0
-    const chunks: Buffer[] = []
-    let size = 0
-    res.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size <= MAX_ERROR_BODY) chunks.push(chunk)
-    })
-    const done = () => {
-      const { message, code, type } = parseErrorBody(Buffer.concat(chunks).toString('utf8'))
-      const text = `HTTP ${status}${message ? ` ${message}` : ''}`
-      this.end(new OpenaiSTTError(text, { status, code, type }))
-    }
-    res.once('end', done)
-    res.once('error', done)
-  }
-
-  private receive(text: string): void {
-    let event: RealtimeServerEvent
-    try {
-      event = JSON.parse(text)
-    } catch {
-      this.options.log('Ignored a server message that is not JSON:', text.slice(0, 200))
-      return
-    }
-    if (!event || typeof event !== 'object' || typeof event.type !== 'string') {
-      this.options.log('Ignored a server message that is not an event:', text.slice(0, 200))
-      return
-    }
-    try {
-      this.options.onEvent(event)
-    } catch (error) {
-      // A listener of the STT's events threw: log it, the connection goes on.
-      this.options.log('Error while handling', event.type, error)
-    }
+    case 'error':
+      return new OpenaiSTTError(describeSocketEnd(end), { cause: end.error })
+    case 'closed':
+      return new OpenaiSTTError(describeSocketEnd(end), { closeCode: end.code })
+    case 'timeout':
+      return new OpenaiSTTError(describeSocketEnd(end))
   }
 }
 

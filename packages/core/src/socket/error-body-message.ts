@@ -1,4 +1,8 @@
-/** The message of an error body from Mistral (`{"message"}`, `{"detail"}`, `{"error":{"message"}}`). */
+/**
+ * The message of an HTTP error body, as speech APIs word them: `{"message"}`, `{"detail"}` or
+ * `{"error":{"message"}}` (a non-string message as JSON), else the body's text (trimmed, at most
+ * 200 characters). Empty for an empty body, so callers can fall back on the status text.
+ */
 export function errorBodyMessage(body: string): string {
   try {
     const parsed = JSON.parse(body) as Record<string, any>
