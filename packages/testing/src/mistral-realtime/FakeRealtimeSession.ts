@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http'
-import { setTimeout as sleep } from 'node:timers/promises'
 import type { WebSocket } from 'ws'
+import { playSocketStep } from '../net/socket-steps.js'
 import type { FakeTranscriptionPart } from './types.js'
 
 /** A message the client sent, parsed (or its text when it was not JSON). */
@@ -120,21 +120,8 @@ export class FakeRealtimeSession {
         case 'error':
           this.send({ type: 'error', error: { message: part.message, code: part.code ?? 400 } })
           break
-        case 'event':
-          this.send(part.data)
-          break
-        case 'raw':
-          this.sendRaw(part.text)
-          break
-        case 'delay':
-          await sleep(part.ms)
-          break
-        case 'close':
-          return this.close(part.code ?? 1000, part.reason)
-        case 'reset':
-          return this.reset()
-        case 'stall':
-          return
+        default:
+          if (!(await playSocketStep(this, part))) return
       }
     }
   }
