@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http'
-import { setTimeout as sleep } from 'node:timers/promises'
 import type { WebSocket } from 'ws'
+import { playSocketStep } from '../net/socket-steps.js'
 import type { FakeCartesiaSTTPart } from './types.js'
 
 /**
@@ -57,9 +57,14 @@ export class FakeCartesiaSTTSession {
     if (this.open) this.socket.send(JSON.stringify(event))
   }
 
+  /** Sends text as one frame, as it is. */
+  sendRaw(text: string): void {
+    if (this.open) this.socket.send(text)
+  }
+
   /** Closes the socket with a close frame (default 1000). */
-  close(code = 1000): void {
-    if (this.open) this.socket.close(code)
+  close(code = 1000, reason = ''): void {
+    if (this.open) this.socket.close(code, reason)
   }
 
   /** Cuts the TCP connection without a close frame. */
@@ -94,23 +99,8 @@ export class FakeCartesiaSTTSession {
             error_code: part.code ?? 'fake_error',
           })
           break
-        case 'event':
-          this.send(part.data)
-          break
-        case 'raw':
-          this.socket.send(part.text)
-          break
-        case 'delay':
-          await sleep(part.ms)
-          break
-        case 'close':
-          this.close(part.code ?? 1000)
-          return
-        case 'reset':
-          this.reset()
-          return
-        case 'stall':
-          return
+        default:
+          if (!(await playSocketStep(this, part))) return
       }
     }
   }

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http'
-import { setTimeout as sleep } from 'node:timers/promises'
 import type { WebSocket } from 'ws'
+import { playSocketStep } from '../net/socket-steps.js'
 import type { FakeGradiumASRPart } from './types.js'
 
 /** A message the client sent, parsed (or its text when it was not JSON). */
@@ -144,21 +144,8 @@ export class FakeGradiumSTTSession {
         case 'error':
           this.sendError(part.message, part.code, part.keepOpen)
           break
-        case 'event':
-          this.send(part.data)
-          break
-        case 'raw':
-          this.sendRaw(part.text)
-          break
-        case 'delay':
-          await sleep(part.ms)
-          break
-        case 'close':
-          return this.close(part.code ?? 1000, part.reason)
-        case 'reset':
-          return this.reset()
-        case 'stall':
-          return
+        default:
+          if (!(await playSocketStep(this, part))) return
       }
     }
   }
