@@ -1,70 +1,41 @@
 import type { IncomingHttpHeaders } from 'node:http'
-import { setTimeout as sleep } from 'node:timers/promises'
 import type { WebSocket } from 'ws'
+import { FakeSocketSession } from '../net/fake-socket-session.js'
+import { playSocketStep } from '../net/socket-steps.js'
 import type { FakeCartesiaSTTPart } from './types.js'
 
 /**
  * One WebSocket session of the fake Cartesia STT: what the client sent on it (audio frames, text
  * commands, the audio of each finalized utterance) and handles to act on it.
  */
-export class FakeCartesiaSTTSession {
+export class FakeCartesiaSTTSession extends FakeSocketSession {
   /** Every binary audio frame, in order. */
   readonly audio: Buffer[] = []
   /** Every text frame (`finalize`, `close`...), in order. */
   readonly commands: string[] = []
   /** The audio of each finalized utterance: the frames between two `finalize`s, joined. */
   readonly finalizes: Buffer[] = []
-  /** The close code once closed (1006 for a reset). */
-  closeCode?: number
-  /** Resolves when the socket is closed, whoever closed it. */
-  readonly closed: Promise<void>
   private pending: Buffer[] = []
   private replying: Promise<void> = Promise.resolve()
-  private markClosed!: () => void
 
   constructor(
-    private readonly socket: WebSocket,
+    socket: WebSocket,
     /** The upgrade request's headers (`authorization`, `cartesia-version`...). */
     readonly headers: IncomingHttpHeaders,
     /** The upgrade request's URL (`?model=...&encoding=...&sample_rate=...`). */
     readonly url: URL,
     private readonly onFinalize: () => FakeCartesiaSTTPart[]
   ) {
-    this.closed = new Promise((resolve) => (this.markClosed = resolve))
+    super(socket)
     socket.on('message', (data, isBinary) => {
       if (isBinary) return this.hear(Buffer.from(data as Buffer))
       this.command(String(data))
     })
-    socket.on('close', (code) => {
-      this.closeCode = code
-      this.markClosed()
-    })
-    socket.on('error', () => {})
   }
 
   /** A query parameter of the connection (`model`, `encoding`, `sample_rate`, `language`). */
   param(name: string): string | null {
     return this.url.searchParams.get(name)
-  }
-
-  /** True while the socket is open. */
-  get open(): boolean {
-    return this.socket.readyState === this.socket.OPEN
-  }
-
-  /** Sends one server message (JSON-encoded). */
-  send(event: unknown): void {
-    if (this.open) this.socket.send(JSON.stringify(event))
-  }
-
-  /** Closes the socket with a close frame (default 1000). */
-  close(code = 1000): void {
-    if (this.open) this.socket.close(code)
-  }
-
-  /** Cuts the TCP connection without a close frame. */
-  reset(): void {
-    this.socket.terminate()
   }
 
   /** Plays the parts scripted for one finalize. */
@@ -94,23 +65,8 @@ export class FakeCartesiaSTTSession {
             error_code: part.code ?? 'fake_error',
           })
           break
-        case 'event':
-          this.send(part.data)
-          break
-        case 'raw':
-          this.socket.send(part.text)
-          break
-        case 'delay':
-          await sleep(part.ms)
-          break
-        case 'close':
-          this.close(part.code ?? 1000)
-          return
-        case 'reset':
-          this.reset()
-          return
-        case 'stall':
-          return
+        default:
+          if (!(await playSocketStep(this, part))) return
       }
     }
   }

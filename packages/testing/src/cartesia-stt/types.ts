@@ -1,3 +1,5 @@
+import type { SocketStep } from '../net/socket-steps.js'
+
 /** One step of what the fake STT sends after a `finalize`. */
 export type FakeCartesiaSTTPart =
   /**
@@ -9,18 +11,10 @@ export type FakeCartesiaSTTPart =
   | { type: 'flush_done' }
   /** An in-band `error`; the socket stays open. */
   | { type: 'error'; message: string; status?: number; code?: string }
-  /** Any server message, as a value (JSON-encoded). */
-  | { type: 'event'; data: unknown }
-  /** Text sent as one frame as it is (malformed JSON...). */
-  | { type: 'raw'; text: string }
-  /** Wait before the next part. */
-  | { type: 'delay'; ms: number }
-  /** Close the WebSocket with this code (default 1000). */
-  | { type: 'close'; code?: number }
-  /** Destroy the TCP connection without a close frame. */
-  | { type: 'reset' }
-  /** Send nothing more for this finalize. */
-  | { type: 'stall' }
+  /**
+   * Any server message, a raw frame, a wait, a close, a reset, or nothing more for this finalize.
+   */
+  | SocketStep
 
 /** Options of {@link createFakeCartesiaSTT}. */
 export interface FakeCartesiaSTTOptions {

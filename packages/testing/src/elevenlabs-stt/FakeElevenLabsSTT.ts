@@ -1,7 +1,5 @@
-import type { IncomingMessage } from 'node:http'
-import type { Socket } from 'node:net'
-import { WebSocketServer } from 'ws'
-import { LoopbackServer } from '../net/loopback-server.js'
+import { WebSocketFakeServer, waitUntil } from '../net/websocket-fake-server.js'
+import { elevenLabsErrorBody, elevenLabsKeyCheck } from '../net/elevenlabs-handshake.js'
 import { FakeScribeSession } from './FakeScribeSession.js'
 import type { FakeElevenLabsSTTOptions, FakeScribeStep } from './types.js'
 
@@ -39,27 +37,31 @@ export class FakeElevenLabsSTT {
   /** Every upgrade request, accepted or not, with the status it got (101 when accepted). */
   readonly handshakes: Array<{ url: string; status: number }> = []
   private readonly replies: FakeScribeStep[][] = []
-  private readonly rejections: Array<{ status: number; body: unknown }> = []
-  private readonly http: LoopbackServer
-  private readonly wss = new WebSocketServer({ noServer: true })
+  private readonly server: WebSocketFakeServer
 
   constructor(private readonly options: FakeElevenLabsSTTOptions = {}) {
-    this.http = new LoopbackServer((_req, res) => {
-      res.writeHead(404, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ detail: 'Fake ElevenLabs STT: WebSocket only' }))
-    })
-    this.http.server.on('upgrade', (req, socket, head) => this.upgrade(req, socket as Socket, head))
+    this.server = new WebSocketFakeServer(
+      'Fake ElevenLabs STT',
+      ELEVENLABS_STT_PATH,
+      (ws, req, url) =>
+        this.sessions.push(new FakeScribeSession(ws, url, req.headers, () => this.nextReply())),
+      {
+        authorize: (req) => elevenLabsKeyCheck(req, options.apiKey),
+        errorBody: elevenLabsErrorBody,
+        onHandshake: (req, _url, status) => this.handshakes.push({ url: req.url ?? '/', status }),
+      }
+    )
   }
 
   /** Starts listening on a free port of 127.0.0.1. */
   async listen(): Promise<this> {
-    await this.http.listen()
+    await this.server.listen()
     return this
   }
 
   /** `http://127.0.0.1:<port>`: the `baseURL` of a client (`ws://` is derived from it). */
   get baseURL(): string {
-    return this.http.origin
+    return this.server.origin
   }
 
   /** The audio of every commit of every session, in order. */
@@ -94,9 +96,7 @@ export class FakeElevenLabsSTT {
 
   /** Refuses the next `times` upgrades (default 1) with an HTTP status and a JSON body. */
   rejectUpgrades(status: number, options: { times?: number; body?: unknown } = {}): this {
-    for (let i = 0; i < (options.times ?? 1); i++) {
-      this.rejections.push({ status, body: options.body ?? { detail: `Fake rejection ${status}` } })
-    }
+    this.server.reject(status, options)
     return this
   }
 
@@ -108,7 +108,7 @@ export class FakeElevenLabsSTT {
   /** Forgets the scripted replies, the refusals and the recorded sessions (cutting open ones). */
   reset(): void {
     this.replies.length = 0
-    this.rejections.length = 0
+    this.server.clearRejections()
     for (const session of this.sessions) session.reset()
     this.sessions.length = 0
     this.handshakes.length = 0
@@ -116,45 +116,12 @@ export class FakeElevenLabsSTT {
 
   /** Resolves once `predicate()` holds (checked every 2 ms), or rejects after `timeoutMs`. */
   async waitFor(predicate: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
-    const start = Date.now()
-    while (!predicate()) {
-      if (Date.now() - start > timeoutMs) throw new Error(`Fake ElevenLabs STT: no ${what}`)
-      await new Promise((resolve) => setTimeout(resolve, 2))
-    }
+    await waitUntil(predicate, timeoutMs, () => `Fake ElevenLabs STT: no ${what}`)
   }
 
   /** Stops the server, cutting open connections. */
   async close(): Promise<void> {
-    for (const client of this.wss.clients) client.terminate()
-    this.wss.close()
-    await this.http.close()
-  }
-
-  private upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
-    const url = new URL(req.url ?? '/', this.baseURL)
-    const key = req.headers['xi-api-key']
-    const rejection =
-      url.pathname !== ELEVENLABS_STT_PATH
-        ? { status: 404, body: { detail: `Fake ElevenLabs STT: no route ${url.pathname}` } }
-        : this.options.apiKey !== undefined && key !== this.options.apiKey
-          ? {
-              status: 401,
-              body: { detail: { status: 'invalid_api_key', message: 'Invalid API key' } },
-            }
-          : this.rejections.shift()
-    if (rejection) {
-      this.handshakes.push({ url: req.url ?? '/', status: rejection.status })
-      const body = JSON.stringify(rejection.body)
-      socket.end(
-        `HTTP/1.1 ${rejection.status} Fake\r\ncontent-type: application/json\r\n` +
-          `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
-      )
-      return
-    }
-    this.handshakes.push({ url: req.url ?? '/', status: 101 })
-    this.wss.handleUpgrade(req, socket, head, (ws) => {
-      this.sessions.push(new FakeScribeSession(ws, url, req.headers, () => this.nextReply()))
-    })
+    await this.server.close()
   }
 
   private nextReply(): FakeScribeStep[] {

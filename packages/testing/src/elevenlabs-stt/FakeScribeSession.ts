@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http'
-import { setTimeout as sleep } from 'node:timers/promises'
 import type { WebSocket } from 'ws'
+import { playSocketStep } from '../net/socket-steps.js'
 import type { FakeScribeSessionRecord, FakeScribeStep } from './types.js'
 
 /**
@@ -99,18 +99,8 @@ export class FakeScribeSession implements FakeScribeSessionRecord {
         case 'error':
           this.send({ message_type: step.messageType ?? 'error', error: step.error })
           break
-        case 'event':
-          this.send(step.data)
-          break
-        case 'delay':
-          await sleep(step.ms)
-          break
-        case 'close':
-          return this.close(step.code ?? 1000, step.reason)
-        case 'reset':
-          return this.reset()
-        case 'stall':
-          return
+        default:
+          if (!(await playSocketStep(this, step))) return
       }
     }
   }

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http'
+import type { SocketStep } from '../net/socket-steps.js'
 
 /** One step of what the fake Scribe server does after a commit, in Scribe's wire format. */
 export type FakeScribeStep =
@@ -11,16 +12,11 @@ export type FakeScribeStep =
    * `transcriber_error`, `input_error`, `rate_limited`...) with its `error` text.
    */
   | { type: 'error'; messageType?: string; error: string }
-  /** One raw message: a value sent as JSON, or a string sent as it is (malformed JSON). */
-  | { type: 'event'; data: unknown }
-  /** Wait before the next step. */
-  | { type: 'delay'; ms: number }
-  /** Close the WebSocket with this code (default 1000): a close handshake. */
-  | { type: 'close'; code?: number; reason?: string }
-  /** Reset the TCP connection, without a close handshake. */
-  | { type: 'reset' }
-  /** Send nothing more for this commit. */
-  | { type: 'stall' }
+  /**
+   * One raw message (a value sent as JSON, or a string sent as it is), a wait, a close, a reset,
+   * or nothing more for this commit.
+   */
+  | Exclude<SocketStep, { type: 'raw' }>
 
 /** A session the client opened: its handshake and what it sent. */
 export interface FakeScribeSessionRecord {

@@ -1,7 +1,5 @@
-import type { IncomingMessage } from 'node:http'
-import type { Socket } from 'node:net'
-import { WebSocketServer } from 'ws'
-import { LoopbackServer } from '../net/loopback-server.js'
+import { elevenLabsErrorBody, elevenLabsKeyCheck } from '../net/elevenlabs-handshake.js'
+import { WebSocketFakeServer, waitUntil } from '../net/websocket-fake-server.js'
 import type { FakeTTSContext } from './FakeTTSContext.js'
 import { FakeTTSConnection } from './FakeTTSConnection.js'
 import type { FakeElevenLabsTTSOptions, FakeTTSContextReply } from './types.js'
@@ -36,28 +34,40 @@ export class FakeElevenLabsTTS {
   /** What a context with nothing scripted gets. */
   defaultReply: FakeTTSContextReply
   private readonly replies: FakeTTSContextReply[] = []
-  private readonly rejections: Array<{ status: number; body: unknown }> = []
-  private readonly http: LoopbackServer
-  private readonly wss = new WebSocketServer({ noServer: true })
+  private readonly server: WebSocketFakeServer
 
   constructor(private readonly options: FakeElevenLabsTTSOptions = {}) {
     this.defaultReply = options.defaultReply ?? { type: 'speech' }
-    this.http = new LoopbackServer((_req, res) => {
-      res.writeHead(404, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ detail: 'Fake ElevenLabs TTS: WebSocket only' }))
-    })
-    this.http.server.on('upgrade', (req, socket, head) => this.upgrade(req, socket as Socket, head))
+    this.server = new WebSocketFakeServer(
+      'Fake ElevenLabs TTS',
+      PATH,
+      (ws, req, url) =>
+        this.connections.push(
+          new FakeTTSConnection(
+            ws,
+            url,
+            req.headers,
+            () => this.replies.shift() ?? this.defaultReply,
+            options.ignoreCloseContext ?? false
+          )
+        ),
+      {
+        authorize: (req) => elevenLabsKeyCheck(req, options.apiKey),
+        errorBody: elevenLabsErrorBody,
+        onHandshake: (req, _url, status) => this.handshakes.push({ url: req.url ?? '/', status }),
+      }
+    )
   }
 
   /** Starts listening on a free port of 127.0.0.1. */
   async listen(): Promise<this> {
-    await this.http.listen()
+    await this.server.listen()
     return this
   }
 
   /** `http://127.0.0.1:<port>`: the `baseURL` of a client (`ws://` is derived from it). */
   get baseURL(): string {
-    return this.http.origin
+    return this.server.origin
   }
 
   /** Every context of every connection, in the order they were opened. */
@@ -88,9 +98,7 @@ export class FakeElevenLabsTTS {
 
   /** Refuses the next `times` upgrades (default 1) with an HTTP status and a JSON body. */
   rejectUpgrades(status: number, options: { times?: number; body?: unknown } = {}): this {
-    for (let i = 0; i < (options.times ?? 1); i++) {
-      this.rejections.push({ status, body: options.body ?? { detail: `Fake rejection ${status}` } })
-    }
+    this.server.reject(status, options)
     return this
   }
 
@@ -102,7 +110,7 @@ export class FakeElevenLabsTTS {
   /** Forgets the scripts, the refusals and the recorded connections (cutting open ones). */
   reset(): void {
     this.replies.length = 0
-    this.rejections.length = 0
+    this.server.clearRejections()
     for (const connection of this.connections) connection.reset()
     this.connections.length = 0
     this.handshakes.length = 0
@@ -110,52 +118,12 @@ export class FakeElevenLabsTTS {
 
   /** Resolves once `predicate()` holds (checked every 2 ms), or rejects after `timeoutMs`. */
   async waitFor(predicate: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
-    const start = Date.now()
-    while (!predicate()) {
-      if (Date.now() - start > timeoutMs) throw new Error(`Fake ElevenLabs TTS: no ${what}`)
-      await new Promise((resolve) => setTimeout(resolve, 2))
-    }
+    await waitUntil(predicate, timeoutMs, () => `Fake ElevenLabs TTS: no ${what}`)
   }
 
   /** Stops the server, cutting open connections. */
   async close(): Promise<void> {
-    for (const client of this.wss.clients) client.terminate()
-    this.wss.close()
-    await this.http.close()
-  }
-
-  private upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
-    const url = new URL(req.url ?? '/', this.baseURL)
-    const key = req.headers['xi-api-key']
-    const rejection = !PATH.test(url.pathname)
-      ? { status: 404, body: { detail: `Fake ElevenLabs TTS: no route ${url.pathname}` } }
-      : this.options.apiKey !== undefined && key !== this.options.apiKey
-        ? {
-            status: 401,
-            body: { detail: { status: 'invalid_api_key', message: 'Invalid API key' } },
-          }
-        : this.rejections.shift()
-    if (rejection) {
-      this.handshakes.push({ url: req.url ?? '/', status: rejection.status })
-      const body = JSON.stringify(rejection.body)
-      socket.end(
-        `HTTP/1.1 ${rejection.status} Fake\r\ncontent-type: application/json\r\n` +
-          `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
-      )
-      return
-    }
-    this.handshakes.push({ url: req.url ?? '/', status: 101 })
-    this.wss.handleUpgrade(req, socket, head, (ws) => {
-      this.connections.push(
-        new FakeTTSConnection(
-          ws,
-          url,
-          req.headers,
-          () => this.replies.shift() ?? this.defaultReply,
-          this.options.ignoreCloseContext ?? false
-        )
-      )
-    })
+    await this.server.close()
   }
 }
 

@@ -1,8 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { Socket } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { WebSocketServer } from 'ws'
-import { LoopbackServer } from '../net/loopback-server.js'
+import { WebSocketFakeServer, waitUntil } from '../net/websocket-fake-server.js'
 import { FakeGladiaSession } from './FakeGladiaSession.js'
 import type {
   FakeGladiaInitRequest,
@@ -63,24 +61,37 @@ export class FakeGladiaLive {
   readonly initRequests: FakeGladiaInitRequest[] = []
   private readonly replies: FakeGladiaPart[][] = []
   private readonly rejections: FakeGladiaRejection[] = []
-  private readonly http: LoopbackServer
-  private readonly wss = new WebSocketServer({ noServer: true })
+  private readonly server: WebSocketFakeServer
   private count = 0
 
   constructor(private readonly options: FakeGladiaLiveOptions = {}) {
-    this.http = new LoopbackServer((req, res) => void this.request(req, res))
-    this.http.server.on('upgrade', (req, socket, head) => this.upgrade(req, socket as Socket, head))
+    this.server = new WebSocketFakeServer(
+      'Fake Gladia',
+      GLADIA_LIVE_PATH,
+      (ws, _req, url) => this.sessionOf(url)!.attach(ws),
+      {
+        onRequest: (req, res) => void this.request(req, res),
+        authorize: (_req, url) =>
+          this.sessionOf(url)?.ended === false
+            ? undefined
+            : {
+                status: 404,
+                body: { statusCode: 404, message: 'Fake Gladia: no such live session' },
+              },
+        errorBody: (message, status) => ({ statusCode: status, message }),
+      }
+    )
   }
 
   /** Starts listening on a free port of 127.0.0.1. */
   async listen(): Promise<this> {
-    await this.http.listen()
+    await this.server.listen()
     return this
   }
 
   /** `http://127.0.0.1:<port>`: the `baseURL` of a client. */
   get baseURL(): string {
-    return this.http.origin
+    return this.server.origin
   }
 
   /** The last session created. */
@@ -148,13 +159,11 @@ export class FakeGladiaLive {
 
   /** Resolves once `count` sessions were created. */
   async waitForSessions(count: number, timeoutMs = 5000): Promise<FakeGladiaSession[]> {
-    const deadline = Date.now() + timeoutMs
-    while (this.sessions.length < count) {
-      if (Date.now() > deadline) {
-        throw new Error(`${this.sessions.length} of ${count} Gladia sessions created`)
-      }
-      await sleep(2)
-    }
+    await waitUntil(
+      () => this.sessions.length >= count,
+      timeoutMs,
+      () => `${this.sessions.length} of ${count} Gladia sessions created`
+    )
     return this.sessions.slice(0, count)
   }
 
@@ -165,9 +174,7 @@ export class FakeGladiaLive {
 
   /** Stops the server, cutting open connections. */
   async close(): Promise<void> {
-    for (const client of this.wss.clients) client.terminate()
-    this.wss.close()
-    await this.http.close()
+    await this.server.close()
   }
 
   private async request(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -218,18 +225,8 @@ export class FakeGladiaLive {
     reply(res, 201, { id, url: wsURL, created_at: new Date().toISOString() })
   }
 
-  private upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
-    const url = new URL(req.url ?? '/', this.baseURL)
-    const session = this.sessions.find((s) => s.id === url.searchParams.get('token'))
-    if (url.pathname !== GLADIA_LIVE_PATH || !session || session.ended) {
-      const body = JSON.stringify({ statusCode: 404, message: 'Fake Gladia: no such live session' })
-      socket.end(
-        `HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\n` +
-          `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
-      )
-      return
-    }
-    this.wss.handleUpgrade(req, socket, head, (ws) => session.attach(ws))
+  private sessionOf(url: URL): FakeGladiaSession | undefined {
+    return this.sessions.find((s) => s.id === url.searchParams.get('token'))
   }
 
   private nextReply(): FakeGladiaPart[] {

@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises'
 import type { WebSocket } from 'ws'
+import { playSocketStep, type SocketStepTarget } from '../net/socket-steps.js'
 import type { FakeGladiaPart } from './types.js'
 
 /** A text message the client sent, parsed (or its text when it was not JSON). */
@@ -196,15 +196,6 @@ export class FakeGladiaSession {
             data: null,
           })
           break
-        case 'event':
-          this.socket!.send(JSON.stringify(part.data))
-          break
-        case 'raw':
-          this.socket!.send(part.text)
-          break
-        case 'delay':
-          await sleep(part.ms)
-          break
         // The script goes on for a client that resumes the session on a new socket.
         case 'close':
           this.close(part.code ?? 1000, part.reason)
@@ -212,10 +203,18 @@ export class FakeGladiaSession {
         case 'reset':
           this.reset()
           break
-        case 'stall':
-          return
+        default:
+          if (!(await playSocketStep(this.frames, part))) return
       }
     }
+  }
+
+  /** Frames as they are, without the session id and date that `send` stamps. */
+  private readonly frames: SocketStepTarget = {
+    send: (message) => this.socket!.send(JSON.stringify(message)),
+    sendRaw: (text) => this.socket!.send(text),
+    close: (code, reason) => this.close(code, reason),
+    reset: () => this.reset(),
   }
 
   /** The messages that end a session after `stop_recording`, then its close. */

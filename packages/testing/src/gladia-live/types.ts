@@ -1,3 +1,6 @@
+import type { SocketStep } from '../net/socket-steps.js'
+import type { UpgradeRejection } from '../net/websocket-fake-server.js'
+
 /** One step of what the fake sends to a live session, played from its first audio. */
 export type FakeGladiaPart =
   /** A `transcript` message with `is_final: false` (only when the session asked for partials). */
@@ -16,21 +19,12 @@ export type FakeGladiaPart =
   | { type: 'end' }
   /** An `audio_chunk` acknowledgment with `acknowledged: false` and this error message. */
   | { type: 'error'; message: string }
-  /** Any server message, as a value (JSON-encoded). */
-  | { type: 'event'; data: unknown }
-  /** Text sent as one frame as it is (malformed JSON...). */
-  | { type: 'raw'; text: string }
-  /** Wait before the next part. */
-  | { type: 'delay'; ms: number }
   /**
-   * Close the WebSocket with this code (default 1000). The next parts play on the socket that
+   * Any server message (JSON-encoded, without the session stamp), a raw frame, a wait, or nothing
+   * more. A `close` or a `reset` does not end the script: the next parts play on the socket that
    * resumes the session, if one does (put a `stop` next, or they are dropped).
    */
-  | { type: 'close'; code?: number; reason?: string }
-  /** Destroy the TCP connection without a close frame (the client sees 1006); as `close`. */
-  | { type: 'reset' }
-  /** Send nothing more. */
-  | { type: 'stall' }
+  | SocketStep
 
 /** Options of {@link createFakeGladiaLive}. */
 export interface FakeGladiaLiveOptions {
@@ -51,10 +45,7 @@ export interface FakeGladiaLiveOptions {
 }
 
 /** How the fake refuses a `POST /v2/live`: an HTTP status and a JSON body. */
-export interface FakeGladiaRejection {
-  status: number
-  body?: unknown
-}
+export type FakeGladiaRejection = UpgradeRejection
 
 /** One `POST /v2/live` the fake received. */
 export interface FakeGladiaInitRequest {

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
-import { setTimeout as sleep } from 'node:timers/promises'
 import type { WebSocket } from 'ws'
+import { FakeSocketSession } from '../net/fake-socket-session.js'
+import { playSocketStep } from '../net/socket-steps.js'
 import type { FakeGradiumASRPart } from './types.js'
 
 /** A message the client sent, parsed (or its text when it was not JSON). */
@@ -16,7 +17,7 @@ export interface FakeGradiumFlush {
  * One WebSocket session of the fake Gradium ASR: what the client sent on it (every message, the
  * setup, the audio of each flush) and handles to act on it mid-session.
  */
-export class FakeGradiumSTTSession {
+export class FakeGradiumSTTSession extends FakeSocketSession {
   /** Every client message, in order. */
   readonly messages: FakeGradiumClientMessage[] = []
   /** Messages that arrived before `ready` was sent (Gradium wants none but the setup). */
@@ -25,17 +26,12 @@ export class FakeGradiumSTTSession {
   readonly audio: Buffer[] = []
   /** Each flush: its id and the audio since the flush before. */
   readonly flushes: FakeGradiumFlush[] = []
-  /** The close code, once the socket closed (1006 for a reset). */
-  closeCode?: number
-  /** Resolves when the socket is closed, whoever closed it. */
-  readonly closed: Promise<void>
   private pending: Buffer[] = []
   private replying: Promise<void> = Promise.resolve()
   private ready = false
-  private markClosed!: () => void
 
   constructor(
-    private readonly socket: WebSocket,
+    socket: WebSocket,
     /** The upgrade request's headers (`x-api-key`...). */
     readonly headers: IncomingHttpHeaders,
     private readonly handlers: {
@@ -45,13 +41,8 @@ export class FakeGradiumSTTSession {
       onSetup(session: FakeGradiumSTTSession): void
     }
   ) {
-    this.closed = new Promise((resolve) => (this.markClosed = resolve))
+    super(socket)
     socket.on('message', (data) => this.receive(String(data)))
-    socket.on('close', (code) => {
-      this.closeCode = code
-      this.markClosed()
-    })
-    socket.on('error', () => {})
   }
 
   /** The `setup` message, once received. */
@@ -66,11 +57,6 @@ export class FakeGradiumSTTSession {
   get jsonConfig(): unknown {
     const config = this.setup?.json_config
     return typeof config === 'string' ? JSON.parse(config) : config
-  }
-
-  /** True while the socket is open. */
-  get open(): boolean {
-    return this.socket.readyState === this.socket.OPEN
   }
 
   /** Sends `ready`, as Gradium does once the setup is accepted. */
@@ -91,26 +77,6 @@ export class FakeGradiumSTTSession {
   sendError(message: string, code = 1011, keepOpen = false): void {
     this.send({ type: 'error', message, code })
     if (!keepOpen) this.close(code >= 1000 && code < 5000 ? code : 1011, message.slice(0, 100))
-  }
-
-  /** Sends one server message (JSON-encoded). */
-  send(message: unknown): void {
-    if (this.open) this.socket.send(JSON.stringify(message))
-  }
-
-  /** Sends text as one frame, as it is. */
-  sendRaw(text: string): void {
-    if (this.open) this.socket.send(text)
-  }
-
-  /** Closes the socket with a close frame (default 1000). */
-  close(code = 1000, reason = ''): void {
-    if (this.open) this.socket.close(code, reason)
-  }
-
-  /** Cuts the TCP connection without a close frame. */
-  reset(): void {
-    this.socket.terminate()
   }
 
   /** Plays the parts scripted for one flush. */
@@ -144,21 +110,8 @@ export class FakeGradiumSTTSession {
         case 'error':
           this.sendError(part.message, part.code, part.keepOpen)
           break
-        case 'event':
-          this.send(part.data)
-          break
-        case 'raw':
-          this.sendRaw(part.text)
-          break
-        case 'delay':
-          await sleep(part.ms)
-          break
-        case 'close':
-          return this.close(part.code ?? 1000, part.reason)
-        case 'reset':
-          return this.reset()
-        case 'stall':
-          return
+        default:
+          if (!(await playSocketStep(this, part))) return
       }
     }
   }

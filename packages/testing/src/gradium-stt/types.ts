@@ -1,3 +1,5 @@
+import type { SocketStep } from '../net/socket-steps.js'
+
 /** One step of what the fake ASR sends after a `flush`. */
 export type FakeGradiumASRPart =
   /** A `text` segment (`{"type":"text","text","start_s","stream_id"}`); every one is final. */
@@ -10,18 +12,8 @@ export type FakeGradiumASRPart =
   | { type: 'flushed' }
   /** An in-band `{"type":"error","message","code"}`, then (by default) a close with that code. */
   | { type: 'error'; message: string; code?: number; keepOpen?: boolean }
-  /** Any server message, as a value (JSON-encoded). */
-  | { type: 'event'; data: unknown }
-  /** Text sent as one frame as it is (malformed JSON, unknown shapes). */
-  | { type: 'raw'; text: string }
-  /** Wait before the next part. */
-  | { type: 'delay'; ms: number }
-  /** Close the WebSocket with this code (default 1000). */
-  | { type: 'close'; code?: number; reason?: string }
-  /** Destroy the TCP connection without a close frame. */
-  | { type: 'reset' }
-  /** Send nothing more for this flush. */
-  | { type: 'stall' }
+  /** Any server message, a raw frame, a wait, a close, a reset, or nothing more for this flush. */
+  | SocketStep
 
 /** Options of {@link createFakeGradiumSTT}. */
 export interface FakeGradiumSTTOptions {

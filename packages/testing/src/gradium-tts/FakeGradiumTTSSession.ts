@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { WebSocket } from 'ws'
+import { FakeSocketSession } from '../net/fake-socket-session.js'
 import { FakeGradiumTTSRequest } from './FakeGradiumTTSRequest.js'
 import type { FakeGradiumSpeechReply, FakeGradiumTTSOptions } from './types.js'
 
@@ -13,15 +14,11 @@ export type FakeGradiumTTSClientMessage = { type?: string; [key: string]: unknow
  * One WebSocket of the fake Gradium TTS: its requests (multiplexed by `client_req_id`), every
  * message the client sent, and handles to act on it.
  */
-export class FakeGradiumTTSSession {
+export class FakeGradiumTTSSession extends FakeSocketSession {
   /** Every client message, in order. */
   readonly messages: FakeGradiumTTSClientMessage[] = []
   /** Its requests, in the order of their setups. */
   readonly requests: FakeGradiumTTSRequest[] = []
-  /** The close code, once the socket closed (1006 for a reset). */
-  closeCode?: number
-  /** Resolves when the socket is closed, whoever closed it. */
-  readonly closed: Promise<void>
   private readonly replies = new Map<FakeGradiumTTSRequest, FakeGradiumSpeechReply>()
   /** Each request's answer so far: its audio is sent in order, after its ready. */
   private readonly playing = new Map<FakeGradiumTTSRequest, Promise<void>>()
@@ -29,27 +26,16 @@ export class FakeGradiumTTSSession {
   private readonly clock = new Map<FakeGradiumTTSRequest, number>()
   /** Requests whose first-audio delay has passed. */
   private readonly delayed = new Set<FakeGradiumTTSRequest>()
-  private markClosed!: () => void
 
   constructor(
-    private readonly socket: WebSocket,
+    socket: WebSocket,
     /** The upgrade request's headers (`x-api-key`...). */
     readonly headers: IncomingHttpHeaders,
     private readonly options: FakeGradiumTTSOptions,
     private readonly nextReply: () => FakeGradiumSpeechReply
   ) {
-    this.closed = new Promise((resolve) => (this.markClosed = resolve))
+    super(socket)
     socket.on('message', (data) => this.receive(String(data)))
-    socket.on('close', (code) => {
-      this.closeCode = code
-      this.markClosed()
-    })
-    socket.on('error', () => {})
-  }
-
-  /** True while the socket is open. */
-  get open(): boolean {
-    return this.socket.readyState === this.socket.OPEN
   }
 
   /** The request of `client_req_id` `id`. */
@@ -57,30 +43,10 @@ export class FakeGradiumTTSSession {
     return this.requests.find((request) => request.id === id)
   }
 
-  /** Sends one server message (JSON-encoded). */
-  send(message: unknown): void {
-    if (this.open) this.socket.send(JSON.stringify(message))
-  }
-
-  /** Sends text as one frame, as it is. */
-  sendRaw(text: string): void {
-    if (this.open) this.socket.send(text)
-  }
-
   /** Sends an in-band error (with `client_req_id` when given), then closes unless `keepOpen`. */
   sendError(message: string, code = 1011, id?: string, keepOpen = false): void {
     this.send({ type: 'error', message, code, ...(id !== undefined ? { client_req_id: id } : {}) })
     if (!keepOpen) this.close(code >= 1000 && code < 5000 ? code : 1011, message.slice(0, 100))
-  }
-
-  /** Closes the socket with a close frame (default 1000). */
-  close(code = 1000, reason = ''): void {
-    if (this.open) this.socket.close(code, reason)
-  }
-
-  /** Cuts the TCP connection without a close frame. */
-  reset(): void {
-    this.socket.terminate()
   }
 
   private receive(text: string): void {

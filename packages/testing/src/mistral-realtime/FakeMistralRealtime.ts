@@ -1,13 +1,7 @@
-import type { IncomingMessage } from 'node:http'
-import type { Socket } from 'node:net'
-import { WebSocketServer } from 'ws'
-import { LoopbackServer } from '../net/loopback-server.js'
+import type { WebSocket } from 'ws'
+import { WebSocketFakeServer, waitUntil } from '../net/websocket-fake-server.js'
 import { FakeRealtimeSession } from './FakeRealtimeSession.js'
-import type {
-  FakeMistralRealtimeOptions,
-  FakeTranscriptionPart,
-  FakeUpgradeRejection,
-} from './types.js'
+import type { FakeMistralRealtimeOptions, FakeTranscriptionPart } from './types.js'
 
 /** The path of Mistral's realtime transcription WebSocket. */
 export const MISTRAL_REALTIME_PATH = '/v1/audio/transcriptions/realtime'
@@ -47,30 +41,32 @@ export interface FakeMistralTranscriptOptions {
 export class FakeMistralRealtime {
   /** Every session opened (upgrades accepted), in order. */
   readonly sessions: FakeRealtimeSession[] = []
-  /** Every upgrade request received, accepted or not. */
-  upgrades = 0
   private readonly replies: FakeTranscriptionPart[][] = []
-  private readonly rejections: FakeUpgradeRejection[] = []
-  private readonly http: LoopbackServer
-  private readonly wss = new WebSocketServer({ noServer: true })
+  private readonly server: WebSocketFakeServer
 
   constructor(private readonly options: FakeMistralRealtimeOptions = {}) {
-    this.http = new LoopbackServer((_req, res) => {
-      res.writeHead(404, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ message: 'Fake Mistral realtime: WebSocket only' }))
-    })
-    this.http.server.on('upgrade', (req, socket, head) => this.upgrade(req, socket as Socket, head))
+    this.server = new WebSocketFakeServer(
+      'Fake Mistral realtime',
+      MISTRAL_REALTIME_PATH,
+      (ws, req, url) => this.connection(ws, req.headers, url),
+      { errorBody: (message) => ({ message, type: 'fake_error' }) }
+    )
+  }
+
+  /** Every upgrade request received, accepted or not. */
+  get upgrades(): number {
+    return this.server.upgrades
   }
 
   /** Starts listening on a free port of 127.0.0.1. */
   async listen(): Promise<this> {
-    await this.http.listen()
+    await this.server.listen()
     return this
   }
 
   /** `http://127.0.0.1:<port>`: the `serverURL` of a client (the SDK derives `ws://` from it). */
   get serverURL(): string {
-    return this.http.origin
+    return this.server.origin
   }
 
   /** The last session opened. */
@@ -137,32 +133,26 @@ export class FakeMistralRealtime {
    * wrong key (401) or a rate limit (429).
    */
   rejectUpgrades(status: number, options: { times?: number; body?: unknown } = {}): this {
-    for (let i = 0; i < (options.times ?? 1); i++) {
-      this.rejections.push({ status, body: options.body })
-    }
+    this.server.reject(status, options)
     return this
   }
 
   /** Resolves once `count` sessions were opened. */
   async waitForSessions(count: number, timeoutMs = 5000): Promise<FakeRealtimeSession[]> {
-    await waitFor(
+    await waitUntil(
       () => this.sessions.length >= count,
       timeoutMs,
-      () => {
-        return `${this.sessions.length} of ${count} sessions opened`
-      }
+      () => `Fake Mistral realtime: ${this.sessions.length} of ${count} sessions opened`
     )
     return this.sessions.slice(0, count)
   }
 
   /** Resolves once `count` flushes were received, over all sessions. */
   async waitForFlushes(count: number, timeoutMs = 5000): Promise<Buffer[]> {
-    await waitFor(
+    await waitUntil(
       () => this.flushes.length >= count,
       timeoutMs,
-      () => {
-        return `${this.flushes.length} of ${count} flushes received`
-      }
+      () => `Fake Mistral realtime: ${this.flushes.length} of ${count} flushes received`
     )
     return this.flushes.slice(0, count)
   }
@@ -174,36 +164,16 @@ export class FakeMistralRealtime {
 
   /** Stops the server, cutting open connections. */
   async close(): Promise<void> {
-    for (const client of this.wss.clients) client.terminate()
-    this.wss.close()
-    await this.http.close()
+    await this.server.close()
   }
 
-  private upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
-    this.upgrades++
-    const url = new URL(req.url ?? '/', this.serverURL)
-    const rejection: FakeUpgradeRejection | undefined =
-      url.pathname !== MISTRAL_REALTIME_PATH
-        ? { status: 404, body: { message: `Fake Mistral realtime: no route ${url.pathname}` } }
-        : this.rejections.shift()
-    if (rejection) {
-      const body = JSON.stringify(
-        rejection.body ?? { message: `Fake rejection ${rejection.status}`, type: 'fake_error' }
-      )
-      socket.end(
-        `HTTP/1.1 ${rejection.status} Fake\r\ncontent-type: application/json\r\n` +
-          `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
-      )
-      return
-    }
-    this.wss.handleUpgrade(req, socket, head, (ws) => {
-      const session = new FakeRealtimeSession(ws, req.headers, url, () => this.nextReply())
-      this.sessions.push(session)
-      if (this.options.withholdSessionCreated) return
-      const delay = this.options.sessionCreatedDelayMs ?? 0
-      if (delay > 0) setTimeout(() => session.open && session.sendSessionCreated(), delay)
-      else session.sendSessionCreated()
-    })
+  private connection(ws: WebSocket, headers: FakeRealtimeSession['headers'], url: URL): void {
+    const session = new FakeRealtimeSession(ws, headers, url, () => this.nextReply())
+    this.sessions.push(session)
+    if (this.options.withholdSessionCreated) return
+    const delay = this.options.sessionCreatedDelayMs ?? 0
+    if (delay > 0) setTimeout(() => session.open && session.sendSessionCreated(), delay)
+    else session.sendSessionCreated()
   }
 
   private nextReply(): FakeTranscriptionPart[] {
@@ -221,12 +191,4 @@ export function createFakeMistralRealtime(
   options: FakeMistralRealtimeOptions = {}
 ): Promise<FakeMistralRealtime> {
   return new FakeMistralRealtime(options).listen()
-}
-
-async function waitFor(done: () => boolean, timeoutMs: number, what: () => string) {
-  const start = Date.now()
-  while (!done()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`Fake Mistral realtime: ${what()}`)
-    await new Promise((resolve) => setTimeout(resolve, 2))
-  }
 }

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
-import { setTimeout as sleep } from 'node:timers/promises'
 import type { WebSocket } from 'ws'
+import { FakeSocketSession } from '../net/fake-socket-session.js'
+import { playSocketStep } from '../net/socket-steps.js'
 import type { FakeTranscriptionPart } from './types.js'
 
 /** A message the client sent, parsed (or its text when it was not JSON). */
@@ -10,7 +11,7 @@ export type RecordedClientMessage = { type?: string; [key: string]: unknown } | 
  * One WebSocket session of a fake Mistral realtime server: what the client sent on it (every
  * message, the `session.update`s, the audio of each flush) and handles to act on it mid-session.
  */
-export class FakeRealtimeSession {
+export class FakeRealtimeSession extends FakeSocketSession {
   /** Every client message, in order. */
   readonly messages: RecordedClientMessage[] = []
   /** Messages that arrived before `session.created` was sent (the real API wants none). */
@@ -21,31 +22,21 @@ export class FakeRealtimeSession {
   readonly flushes: Buffer[] = []
   /** True once the client sent `input_audio.end` (which ends the session). */
   ended = false
-  /** The close code, once the socket closed (1006 for a reset). */
-  closeCode?: number
-  /** Resolves when the socket is closed, whoever closed it. */
-  readonly closed: Promise<void>
   private pending: Buffer[] = []
   private replying: Promise<void> = Promise.resolve()
   private created = false
   private audioStarted = false
-  private markClosed!: () => void
 
   constructor(
-    private readonly socket: WebSocket,
+    socket: WebSocket,
     /** The upgrade request's headers (`authorization`...). */
     readonly headers: IncomingHttpHeaders,
     /** The upgrade request's URL (path and query, e.g. `?model=...`). */
     readonly url: URL,
     private readonly onFlush: (session: FakeRealtimeSession) => FakeTranscriptionPart[]
   ) {
-    this.closed = new Promise((resolve) => (this.markClosed = resolve))
+    super(socket)
     socket.on('message', (data) => this.receive(String(data)))
-    socket.on('close', (code) => {
-      this.closeCode = code
-      this.markClosed()
-    })
-    socket.on('error', () => {})
   }
 
   /** The `model` query parameter of the connection. */
@@ -61,11 +52,6 @@ export class FakeRealtimeSession {
     )
   }
 
-  /** True while the socket is open. */
-  get open(): boolean {
-    return this.socket.readyState === this.socket.OPEN
-  }
-
   /** Sends `session.created`, with the session's defaults. */
   sendSessionCreated(): void {
     this.created = true
@@ -78,26 +64,6 @@ export class FakeRealtimeSession {
         target_streaming_delay_ms: null,
       },
     })
-  }
-
-  /** Sends one server event (JSON-encoded). */
-  send(event: unknown): void {
-    if (this.open) this.socket.send(JSON.stringify(event))
-  }
-
-  /** Sends text as one frame, as it is. */
-  sendRaw(text: string): void {
-    if (this.open) this.socket.send(text)
-  }
-
-  /** Closes the socket with a close frame (default 1000, what the real API sends to end a session). */
-  close(code = 1000, reason = ''): void {
-    if (this.open) this.socket.close(code, reason)
-  }
-
-  /** Cuts the TCP connection without a close frame. */
-  reset(): void {
-    this.socket.terminate()
   }
 
   /** Plays the parts scripted for one flush. */
@@ -120,21 +86,8 @@ export class FakeRealtimeSession {
         case 'error':
           this.send({ type: 'error', error: { message: part.message, code: part.code ?? 400 } })
           break
-        case 'event':
-          this.send(part.data)
-          break
-        case 'raw':
-          this.sendRaw(part.text)
-          break
-        case 'delay':
-          await sleep(part.ms)
-          break
-        case 'close':
-          return this.close(part.code ?? 1000, part.reason)
-        case 'reset':
-          return this.reset()
-        case 'stall':
-          return
+        default:
+          if (!(await playSocketStep(this, part))) return
       }
     }
   }

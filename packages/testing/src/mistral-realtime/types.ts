@@ -1,3 +1,6 @@
+import type { SocketStep } from '../net/socket-steps.js'
+import type { UpgradeRejection } from '../net/websocket-fake-server.js'
+
 /** One step of what the fake sends after an `input_audio.flush`. */
 export type FakeTranscriptionPart =
   /** A `transcription.text.delta`: the next piece of text (not the text so far). */
@@ -6,18 +9,8 @@ export type FakeTranscriptionPart =
   | { type: 'done'; text: string; language?: string | null }
   /** An in-band `{"type":"error","error":{"message","code"}}`; the socket stays open. */
   | { type: 'error'; message: string; code?: number }
-  /** Any server event, as a value (JSON-encoded). */
-  | { type: 'event'; data: unknown }
-  /** Text sent as one frame as it is (malformed JSON, unknown shapes). */
-  | { type: 'raw'; text: string }
-  /** Wait before the next part. */
-  | { type: 'delay'; ms: number }
-  /** Close the WebSocket with this code (default 1000), as the server ending the session. */
-  | { type: 'close'; code?: number; reason?: string }
-  /** Destroy the TCP connection without a close frame (the client sees a reset). */
-  | { type: 'reset' }
-  /** Send nothing more for this flush. */
-  | { type: 'stall' }
+  /** Any server event, a raw frame, a wait, a close, a reset or a stall. */
+  | SocketStep
 
 /** Options of {@link createFakeMistralRealtime}. */
 export interface FakeMistralRealtimeOptions {
@@ -33,7 +26,4 @@ export interface FakeMistralRealtimeOptions {
 }
 
 /** How the fake refuses a WebSocket upgrade: an HTTP status and a JSON body. */
-export interface FakeUpgradeRejection {
-  status: number
-  body?: unknown
-}
+export type FakeUpgradeRejection = UpgradeRejection

@@ -1,7 +1,11 @@
-import { STATUS_CODES, type IncomingMessage } from 'node:http'
+import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { WebSocketServer } from 'ws'
-import { LoopbackServer } from '../net/loopback-server.js'
+import type { WebSocket } from 'ws'
+import {
+  WebSocketFakeServer,
+  waitUntil,
+  type UpgradeRejection,
+} from '../net/websocket-fake-server.js'
 import { RealtimeConnection } from './RealtimeConnection.js'
 import type {
   FakeRealtimeCommit,
@@ -62,30 +66,38 @@ export class FakeOpenaiRealtime {
   /** Every accepted commit, in order over all connections. */
   readonly commits: FakeRealtimeCommit[] = []
   private readonly scripts: FakeTranscriptionStep[][] = []
-  private readonly rejections: Array<{ status: number; body?: unknown }> = []
   private readonly live: RealtimeConnection[] = []
   private readonly audio: Buffer[] = []
-  private readonly http: LoopbackServer
-  private readonly wss = new WebSocketServer({ noServer: true })
+  private readonly server: WebSocketFakeServer
   private items = 0
 
   constructor(private readonly options: FakeOpenaiRealtimeOptions = {}) {
-    this.http = new LoopbackServer((_req, res) => {
-      res.writeHead(426, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ error: { message: 'Fake server: WebSocket upgrade required' } }))
-    })
-    this.http.server.on('upgrade', (req, socket, head) => this.upgrade(req, socket, head))
+    this.server = new WebSocketFakeServer(
+      'Fake OpenAI realtime',
+      (pathname) => pathname.endsWith('/realtime'),
+      (ws, req, url, socket) => this.connection(ws, req, url, socket),
+      {
+        onRequest: (_req, res) => {
+          res.writeHead(426, { 'content-type': 'application/json' })
+          res.end(JSON.stringify({ error: { message: 'Fake server: WebSocket upgrade required' } }))
+        },
+        authorize: (req) => this.checkKey(req),
+        errorBody: (message) => openaiError(message, 'invalid_request_error'),
+        onHandshake: (req, _url, status) =>
+          this.handshakes.push({ url: req.url ?? '/', headers: req.headers, status }),
+      }
+    )
   }
 
   /** Starts listening on a free port of 127.0.0.1. */
   async listen(): Promise<this> {
-    await this.http.listen()
+    await this.server.listen()
     return this
   }
 
   /** `http://127.0.0.1:<port>/v1`: the `baseURL` to give a client. */
   get baseURL(): string {
-    return `${this.http.origin}/v1`
+    return `${this.server.origin}/v1`
   }
 
   /** Every audio byte appended, over all connections and commits, in the order received. */
@@ -125,7 +137,7 @@ export class FakeOpenaiRealtime {
 
   /** Refuses the next upgrade with this HTTP status (and JSON body, default OpenAI's shape). */
   rejectConnection(status: number, body?: unknown): this {
-    this.rejections.push({ status, body })
+    this.server.reject(status, { body })
     return this
   }
 
@@ -141,11 +153,7 @@ export class FakeOpenaiRealtime {
 
   /** Resolves once `predicate()` holds (polling every few ms), or rejects after `timeoutMs`. */
   async waitFor(predicate: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
-    const start = Date.now()
-    while (!predicate()) {
-      if (Date.now() - start > timeoutMs) throw new Error(`Fake Realtime server: no ${what}`)
-      await new Promise((resolve) => setTimeout(resolve, 2))
-    }
+    await waitUntil(predicate, timeoutMs, () => `Fake Realtime server: no ${what}`)
   }
 
   /** Resolves once `count` connections were accepted. */
@@ -165,62 +173,47 @@ export class FakeOpenaiRealtime {
       this.connections,
       this.commits,
       this.scripts,
-      this.rejections,
       this.audio,
     ]) {
       list.length = 0
     }
+    this.server.clearRejections()
   }
 
   /** Stops the server, cutting open connections. */
   async close(): Promise<void> {
     for (const connection of [...this.live]) connection.reset()
-    this.wss.close()
-    await this.http.close()
+    await this.server.close()
   }
 
-  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    socket.on('error', () => socket.destroy())
-    const url = req.url ?? '/'
-    const handshake: FakeRealtimeHandshake = { url, headers: req.headers, status: 101 }
-    this.handshakes.push(handshake)
-    const { pathname, searchParams } = new URL(url, 'http://127.0.0.1')
-    const rejection = !pathname.endsWith('/realtime')
-      ? { status: 404, body: openaiError(`Invalid URL (GET ${pathname})`, 'invalid_request_error') }
-      : (this.rejections.shift() ?? this.checkKey(req))
-    if (rejection) {
-      handshake.status = rejection.status
-      return refuse(socket, rejection.status, rejection.body)
+  private connection(ws: WebSocket, req: IncomingMessage, url: URL, socket: Duplex): void {
+    const record: FakeRealtimeConnectionRecord = {
+      url: req.url ?? '/',
+      headers: req.headers,
+      events: [],
+      sessionUpdates: [],
+      closed: false,
     }
-    this.wss.handleUpgrade(req, socket, head, (ws) => {
-      const record: FakeRealtimeConnectionRecord = {
-        url,
-        headers: req.headers,
-        events: [],
-        sessionUpdates: [],
-        closed: false,
-      }
-      this.connections.push(record)
-      const connection = new RealtimeConnection(ws, socket, record, searchParams.get('intent'), {
-        nextScript: () => this.scripts.shift(),
-        commit: (audio) => {
-          const itemId = `item_${String(++this.items).padStart(4, '0')}`
-          this.commits.push({ connection: this.connections.indexOf(record), itemId, audio })
-          return itemId
-        },
-        appended: (audio) => this.audio.push(audio),
-        minCommitMs: this.options.minCommitMs ?? 100,
-        models: this.options.models ?? TRANSCRIPTION_MODELS,
-      })
-      this.live.push(connection)
-      ws.on('close', () => {
-        const index = this.live.indexOf(connection)
-        if (index >= 0) this.live.splice(index, 1)
-      })
+    this.connections.push(record)
+    const connection = new RealtimeConnection(ws, socket, record, url.searchParams.get('intent'), {
+      nextScript: () => this.scripts.shift(),
+      commit: (audio) => {
+        const itemId = `item_${String(++this.items).padStart(4, '0')}`
+        this.commits.push({ connection: this.connections.indexOf(record), itemId, audio })
+        return itemId
+      },
+      appended: (audio) => this.audio.push(audio),
+      minCommitMs: this.options.minCommitMs ?? 100,
+      models: this.options.models ?? TRANSCRIPTION_MODELS,
+    })
+    this.live.push(connection)
+    ws.on('close', () => {
+      const index = this.live.indexOf(connection)
+      if (index >= 0) this.live.splice(index, 1)
     })
   }
 
-  private checkKey(req: IncomingMessage): { status: number; body: unknown } | undefined {
+  private checkKey(req: IncomingMessage): UpgradeRejection | undefined {
     const expected = this.options.apiKey
     if (expected === undefined) return undefined
     const key = /^Bearer (.*)$/.exec(req.headers.authorization ?? '')?.[1]
@@ -252,17 +245,4 @@ export async function createFakeOpenaiRealtime(
 
 function openaiError(message: string, type: string, code: string | null = null) {
   return { error: { message, type, param: null, code } }
-}
-
-function refuse(socket: Duplex, status: number, body: unknown): void {
-  const text = JSON.stringify(
-    body ?? openaiError(STATUS_CODES[status] ?? 'Error', 'invalid_request_error')
-  )
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
-      'Content-Type: application/json\r\n' +
-      `Content-Length: ${Buffer.byteLength(text)}\r\n` +
-      'Connection: close\r\n\r\n' +
-      text
-  )
 }

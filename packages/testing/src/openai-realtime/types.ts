@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http'
+import type { SocketStep } from '../net/socket-steps.js'
 
 /**
  * One step of what the fake Realtime server does after a commit (the transcription of that
@@ -13,14 +14,11 @@ export type FakeTranscriptionStep =
   | { type: 'failed'; message?: string; code?: string }
   /** An in-band `error` event; the connection stays open, as the real API's does. */
   | { type: 'error'; message: string; code?: string; errorType?: string }
-  /** One raw message: a value sent as JSON, or a string sent as it is (malformed JSON). */
-  | { type: 'event'; data: unknown }
-  /** Wait before the next step. */
-  | { type: 'delay'; ms: number }
-  /** Close the WebSocket with this code (default 1000) and reason: a close handshake. */
-  | { type: 'close'; code?: number; reason?: string }
-  /** Reset the TCP connection, without a close handshake. */
-  | { type: 'reset' }
+  /**
+   * One raw message (a value sent as JSON, or a string sent as it is), a wait, a close
+   * handshake (default 1000), or a reset of the TCP connection.
+   */
+  | Extract<SocketStep, { type: 'event' | 'delay' | 'close' | 'reset' }>
 
 /** A handshake the fake server received: accepted (101) or rejected with an HTTP status. */
 export interface FakeRealtimeHandshake {
