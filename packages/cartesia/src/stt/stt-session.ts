@@ -2,8 +2,8 @@ import type { STTErrorResponse } from '@cartesia/cartesia-js/resources/stt/stt'
 import type { STTManualFinalizeWebsocketResponse } from '@cartesia/cartesia-js/resources/stt/manual-finalize/manual-finalize'
 import type { ManualFinalizeWS } from '@cartesia/cartesia-js/resources/stt/manual-finalize/ws'
 import type { IncomingMessage } from 'node:http'
-import type { Cartesia } from '../shared/cartesia-sdk.js'
-import { readRefusal } from '../shared/refusal.js'
+import type { Cartesia } from '../api/cartesia-sdk.js'
+import { readRefusal } from '../api/refusal.js'
 import { CartesiaSTTError } from './errors.js'
 import {
   CARTESIA_STT_SAMPLE_RATE,

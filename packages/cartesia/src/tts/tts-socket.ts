@@ -1,7 +1,7 @@
 import type { WebsocketClientEvent, WebsocketResponse } from '@cartesia/cartesia-js/resources/tts'
 import { JsonSocket, type JsonSocketEnd } from '@openmic/core/provider'
 import WebSocket from 'ws'
-import { bodyMessage } from '../shared/refusal.js'
+import { bodyMessage } from '../api/refusal.js'
 import { CartesiaTTSError } from './errors.js'
 
 /** What a {@link TTSSocket} reports to its owner. */
