@@ -37,9 +37,6 @@ export { SentenceTTS } from './speech/SentenceTTS.js'
 export type { SentenceTTSOptions } from './speech/SentenceTTS.js'
 export { JsonSocket, describeSocketEnd } from './socket/JsonSocket.js'
 export { errorBodyMessage } from './socket/error-body-message.js'
-export type {
-  JsonSocketEnd,
-  JsonSocketOptions,
-  RefusedUpgrade,
-  WebSocketLike,
-} from './socket/JsonSocket.js'
+export type { JsonSocketEnd, JsonSocketOptions, WebSocketLike } from './socket/JsonSocket.js'
+export { readRefusedUpgrade } from './socket/refused-upgrade.js'
+export type { RefusedUpgrade, UpgradeRefusal } from './socket/refused-upgrade.js'

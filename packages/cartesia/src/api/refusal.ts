@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http'
+import { readRefusedUpgrade, type RefusedUpgrade } from '@openmic/core/provider'
 
 /**
  * Reads a refused WebSocket upgrade (an HTTP answer instead of `101`): its status and what its
@@ -6,26 +6,12 @@ import type { IncomingMessage } from 'node:http'
  * `401 invalid api key`, not `Unexpected server response`.
  */
 export function readRefusal(
-  res: IncomingMessage,
+  res: RefusedUpgrade,
   done: (refusal: { status: number; message: string }) => void
 ): void {
-  let body = ''
-  let called = false
-  res.setEncoding('utf8')
-  res.on('data', (chunk: string) => {
-    if (body.length < 4096) body += chunk
-  })
-  const finish = () => {
-    if (called) return
-    called = true
-    done({
-      status: res.statusCode ?? 0,
-      message: bodyMessage(body) || res.statusMessage || 'connection refused',
-    })
-  }
-  res.once('end', finish)
-  res.once('error', finish)
-  res.once('close', finish)
+  readRefusedUpgrade(res, ({ status, statusMessage, body }) =>
+    done({ status, message: bodyMessage(body) || statusMessage || 'connection refused' })
+  )
 }
 
 /** What a refused upgrade's body says (`{"message"}`, `{"error"}`, `{"title"}`, or the text). */

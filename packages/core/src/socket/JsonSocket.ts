@@ -1,3 +1,5 @@
+import { readRefusedUpgrade, type RefusedUpgrade } from './refused-upgrade.js'
+
 /**
  * The part of a client WebSocket that {@link JsonSocket} uses. `ws`'s `WebSocket` satisfies it, so
  * a provider constructs `new WebSocket(url, { headers })` itself (authentication stays its own)
@@ -14,14 +16,6 @@ export interface WebSocketLike {
   send(data: string): void
   close(code?: number): void
   terminate(): void
-}
-
-/** The HTTP answer of a refused upgrade (`ws`'s `unexpected-response`: an `IncomingMessage`). */
-export interface RefusedUpgrade {
-  statusCode?: number
-  statusMessage?: string
-  on(event: 'data', listener: (chunk: Buffer | string) => void): unknown
-  once(event: 'end' | 'error' | 'close', listener: () => void): unknown
 }
 
 /** Why a {@link JsonSocket} is over, reported once through `onEnd`. */
@@ -71,8 +65,6 @@ export interface JsonSocketOptions<M extends object = Record<string, unknown>> {
 const OPEN = 1
 const CLOSING = 2
 const CLOSED = 3
-/** Longest error body read from a refused upgrade. */
-const MAX_BODY = 16_384
 /** Longest excerpt of an ignored message in the log. */
 const MAX_LOGGED = 200
 
@@ -201,26 +193,7 @@ export class JsonSocket<M extends object = Record<string, unknown>, Out extends 
   }
 
   private refused(response: RefusedUpgrade): void {
-    const status = response.statusCode ?? 0
-    const chunks: Buffer[] = []
-    let size = 0
-    response.on('data', (chunk) => {
-      // Bytes, decoded once at the end: a character may straddle two chunks.
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
-      if (size < MAX_BODY) chunks.push(bytes.subarray(0, MAX_BODY - size))
-      size += bytes.length
-    })
-    const done = () =>
-      this.finish({
-        kind: 'refused',
-        status,
-        statusMessage: response.statusMessage ?? '',
-        body: Buffer.concat(chunks).toString('utf8'),
-      })
-    response.once('end', done)
-    response.once('error', done)
-    // An answer cut short closes without `end`.
-    response.once('close', done)
+    readRefusedUpgrade(response, (refusal) => this.finish({ kind: 'refused', ...refusal }))
   }
 
   private receive(text: string): void {

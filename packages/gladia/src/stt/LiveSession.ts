@@ -1,4 +1,5 @@
 import WebSocket from 'ws'
+import { readRefusedUpgrade } from '@openmic/core/provider'
 import { GladiaSTTError } from './errors.js'
 import { errorMessage, type GladiaServerMessage } from './messages.js'
 import type { ResolvedGladiaSTTOptions } from './options.js'
@@ -147,18 +148,12 @@ export class LiveSession {
     if (this.done || !this.url) return
     const ws = new WebSocket(this.url)
     this.ws = ws
-    ws.on('unexpected-response', (_req, res) => {
-      let body = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => (body += chunk.slice(0, 4096)))
-      const refuse = () => {
-        const status = res.statusCode ?? 0
-        const detail = errorMessage(body) || res.statusMessage || 'connection refused'
+    ws.on('unexpected-response', (_req, res) =>
+      readRefusedUpgrade(res, ({ status, statusMessage, body }) => {
+        const detail = errorMessage(body) || statusMessage || 'connection refused'
         this.fail(new GladiaSTTError(`WebSocket ${status} ${detail}`, status))
-      }
-      res.once('end', refuse)
-      res.once('error', refuse)
-    })
+      })
+    )
     ws.on('open', () => {
       if (ws !== this.ws) return
       clearTimeout(this.deadline)
