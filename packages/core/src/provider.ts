@@ -26,7 +26,7 @@ export {
   MAX_RETRY_AFTER_MS,
 } from './retry/errors.js'
 export { Resampler } from './speech/Resampler.js'
-export { followStream } from './speech/follow-stream.js'
+export { followStream, followText } from './speech/follow-stream.js'
 export type { StreamHandlers } from './speech/follow-stream.js'
 export { UtteranceQueue, isSilent } from './speech/UtteranceQueue.js'
 export type { QueuedUtterance, UtteranceAudio } from './speech/UtteranceQueue.js'

@@ -1,5 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream'
-import { followStream } from '../speech/follow-stream.js'
+import { followText } from '../speech/follow-stream.js'
 import { TTS } from '../tts/TTS.js'
 import { ProviderChain } from './ProviderChain.js'
 
@@ -67,9 +67,8 @@ export class FallbackTTS extends TTS {
       detach: () => {},
     }
     this.job = job
-    job.detach = followStream<Buffer | string>(text, {
-      data: (chunk) => {
-        const piece = chunk.toString()
+    job.detach = followText(text, {
+      data: (piece) => {
         job.unspoken += piece
         job.all += piece
         job.input.write(piece)

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream'
-import { followStream } from '../speech/follow-stream.js'
+import { followText } from '../speech/follow-stream.js'
 import { TTS } from '../tts/TTS.js'
 
 export interface MockTTSOptions {
@@ -91,8 +91,8 @@ export class MockTTS extends TTS {
       detach: () => {},
     }
     this.job = job
-    job.detach = followStream<Buffer | string>(text, {
-      data: (chunk) => this.onText(job, chunk.toString()),
+    job.detach = followText(text, {
+      data: (chunk) => this.onText(job, chunk),
       end: () => {
         job.textEnded = true
         this.announceWords(job, true)

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream'
 import { TTS } from '../tts/TTS.js'
 import { SentenceSplitter } from './SentenceSplitter.js'
-import { followStream } from './follow-stream.js'
+import { followText } from './follow-stream.js'
 
 export interface SentenceTTSOptions {
   /**
@@ -93,9 +93,9 @@ export abstract class SentenceTTS extends TTS {
       detach: () => {},
     }
     this.job = job
-    job.detach = followStream<Buffer | string>(text, {
+    job.detach = followText(text, {
       data: (chunk) => {
-        for (const sentence of job.splitter.push(chunk.toString())) job.waiting.push(sentence)
+        for (const sentence of job.splitter.push(chunk)) job.waiting.push(sentence)
         this.startRequests(job)
       },
       end: () => {

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream'
+import { StringDecoder } from 'node:string_decoder'
 
 /** What to do with a followed stream's events. */
 export interface StreamHandlers<Chunk> {
@@ -27,4 +28,22 @@ export function followStream<Chunk = Buffer | string>(
     stream.off('end', onEnd)
     stream.off('error', onError)
   }
+}
+
+/**
+ * {@link followStream} for a stream of text: `data` gets strings, UTF-8 bytes decoded so that a
+ * character split across two chunks arrives whole, and what the decoder still held is handed over
+ * before `end`.
+ */
+export function followText(stream: Readable, handlers: StreamHandlers<string>): () => void {
+  const decoder = new StringDecoder('utf8')
+  return followStream<Buffer | string>(stream, {
+    data: (chunk) => handlers.data(typeof chunk === 'string' ? chunk : decoder.write(chunk)),
+    end: () => {
+      const rest = decoder.end()
+      if (rest !== '') handlers.data(rest)
+      handlers.end()
+    },
+    error: (error) => handlers.error(error),
+  })
 }

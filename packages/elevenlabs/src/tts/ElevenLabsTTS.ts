@@ -1,7 +1,6 @@
 import { TTS } from '@openmic/core'
-import { followStream, Resampler } from '@openmic/core/provider'
+import { followText, Resampler } from '@openmic/core/provider'
 import type { Readable } from 'node:stream'
-import { StringDecoder } from 'node:string_decoder'
 import { openJsonSocket, type JsonSocket, type SocketEnd } from '../json-socket.js'
 import { ELEVENLABS_BASE_URL, webSocketURL } from '../ws-url.js'
 import { WordAligner } from './alignment.js'
@@ -20,7 +19,6 @@ const CALL_SAMPLE_RATE = 16_000
 interface Speech {
   readonly contextId: string
   readonly socket: JsonSocket
-  readonly decoder: StringDecoder
   /** Text received but not sent: what follows the last blank (a word may go on). */
   pending: string
   /** Some text that is not blank was sent. */
@@ -124,7 +122,6 @@ export class ElevenLabsTTS extends TTS {
     const speech: Speech = {
       contextId: `openmic_${++this.contexts}`,
       socket: this.socket,
-      decoder: new StringDecoder('utf8'),
       pending: '',
       spoke: false,
       flushed: false,
@@ -143,9 +140,8 @@ export class ElevenLabsTTS extends TTS {
       ...(this.voiceSettings ? { voice_settings: this.voiceSettings } : {}),
     })
     this.keepAlive(speech)
-    speech.detach = followStream<Buffer | string>(text, {
-      data: (chunk) =>
-        this.textIn(speech, typeof chunk === 'string' ? chunk : speech.decoder.write(chunk)),
+    speech.detach = followText(text, {
+      data: (chunk) => this.textIn(speech, chunk),
       end: () => this.textEnd(speech),
       error: (error) =>
         this.fail(speech, new ElevenLabsTTSError(`the text stream failed: ${messageOf(error)}`)),
@@ -195,7 +191,7 @@ export class ElevenLabsTTS extends TTS {
   private textEnd(speech: Speech): void {
     if (this.speech !== speech) return
     speech.detach()
-    const rest = speech.pending + speech.decoder.end()
+    const rest = speech.pending
     speech.pending = ''
     if (!speech.spoke && rest.trim() === '') {
       // Nothing to say: the context is closed without asking the API for anything.

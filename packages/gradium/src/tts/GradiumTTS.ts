@@ -1,5 +1,5 @@
 import { TTS, type TTSWord } from '@openmic/core'
-import { followStream } from '@openmic/core/provider'
+import { followText } from '@openmic/core/provider'
 import type { Readable } from 'node:stream'
 import { GradiumError } from '../errors.js'
 import { speechURL } from '../socket/endpoint.js'
@@ -51,7 +51,7 @@ export class GradiumTTS extends TTS {
     this.cancel()
     const request = new Request(String(++this.requestCount), this.sampleRate)
     this.current = request
-    request.detach = followStream<Buffer | string>(text, {
+    request.detach = followText(text, {
       data: (chunk) => {
         request.append(chunk)
         this.pump(request)

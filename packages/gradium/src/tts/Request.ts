@@ -1,5 +1,4 @@
 import { Resampler } from '@openmic/core/provider'
-import { StringDecoder } from 'node:string_decoder'
 import type { GradiumSocket } from '../socket/GradiumSocket.js'
 
 /**
@@ -24,8 +23,6 @@ export class Request {
   /** Stops following its text stream. */
   detach: () => void = () => {}
   private readonly resampler: Resampler | undefined
-  /** Joins a character whose UTF-8 bytes are split across two chunks of text. */
-  private readonly decoder = new StringDecoder('utf8')
   /** A byte of a sample split across two audio messages. */
   private carry: Buffer | undefined
 
@@ -39,13 +36,12 @@ export class Request {
   }
 
   /** Adds a chunk of the text stream. */
-  append(chunk: Buffer | string): void {
-    this.pending += typeof chunk === 'string' ? chunk : this.decoder.write(chunk)
+  append(text: string): void {
+    this.pending += text
   }
 
   /** The text stream has ended. */
   end(): void {
-    this.pending += this.decoder.end()
     this.textEnded = true
   }
 
