@@ -24,6 +24,10 @@ export const MicdropServerCommands = {
   Resume: 'Resume',
   /** openmic extension: the user really interrupted; drop the paused answer. */
   Interrupt: 'Interrupt',
+  /** openmic extension: the reply to a client's `Hello`, with what the server does ({@link MicdropServerHello}). */
+  Hello: 'Hello',
+  /** openmic extension: words of the answer being spoken, to show in step with playback ({@link MicdropCaption}). */
+  Caption: 'Caption',
 } as const
 export type MicdropServerCommand =
   (typeof MicdropServerCommands)[keyof typeof MicdropServerCommands]

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { encodePlayed, parseClientExtension } from './extensions.js'
+import { encodeClientHello, encodePlayed, parseClientExtension } from './extensions.js'
 
 describe('client extension messages', () => {
   it('Played: what the client encodes, the server parses', () => {
@@ -14,6 +14,18 @@ describe('client extension messages', () => {
     })
   })
 
+  it('Hello: what the client encodes, the server parses', () => {
+    expect(encodeClientHello({ captions: true })).toBe('Hello {"captions":true}')
+    expect(parseClientExtension(encodeClientHello({ captions: true }))).toEqual({
+      type: 'Hello',
+      hello: { captions: true },
+    })
+    expect(parseClientExtension('Hello {"future":1}')).toEqual({
+      type: 'Hello',
+      hello: { captions: false },
+    })
+  })
+
   it('anything else is not an extension, and nothing throws', () => {
     for (const text of [
       'StartSpeaking',
@@ -24,6 +36,9 @@ describe('client extension messages', () => {
       'Played {"ms":-1}',
       'Played {"ms":1e999}',
       'Other {"ms":12}',
+      'Hello',
+      'Hello [true]',
+      'Hello "captions"',
       '',
     ]) {
       expect(parseClientExtension(text)).toBeUndefined()

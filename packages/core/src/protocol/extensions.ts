@@ -8,6 +8,11 @@ export const MicdropClientExtensions = {
    * Payload {@link MicdropPlayed}.
    */
   Played: 'Played',
+  /**
+   * Sent once per connection, first (right after the params, if any): what the client does.
+   * Payload {@link MicdropClientHello}; an openmic server answers with its own `Hello`.
+   */
+  Hello: 'Hello',
 } as const
 
 /** Payload of `Played`. */
@@ -24,12 +29,28 @@ export interface MicdropPlayed {
   paused?: boolean
 }
 
+/** Payload of the client's `Hello`. */
+export interface MicdropClientHello {
+  /**
+   * The client shows the assistant's words from `Caption` frames as its playback reaches them, so
+   * it takes each assistant `Message` once final (heard to its end, or cut to what was heard)
+   * instead of when the answer starts playing.
+   */
+  captions?: boolean
+}
+
 /** A client extension message parsed from a text frame. */
-export type MicdropClientExtension = { type: 'Played'; played: MicdropPlayed }
+export type MicdropClientExtension =
+  { type: 'Played'; played: MicdropPlayed } | { type: 'Hello'; hello: MicdropClientHello }
 
 /** `Played {"ms":…}`. */
 export function encodePlayed(played: MicdropPlayed): string {
   return `${MicdropClientExtensions.Played} ${JSON.stringify(played)}`
+}
+
+/** `Hello {"captions":…}`. */
+export function encodeClientHello(hello: MicdropClientHello): string {
+  return `${MicdropClientExtensions.Hello} ${JSON.stringify(hello)}`
 }
 
 /**
@@ -38,15 +59,23 @@ export function encodePlayed(played: MicdropPlayed): string {
  */
 export function parseClientExtension(text: string): MicdropClientExtension | undefined {
   const space = text.indexOf(' ')
-  if (space === -1 || text.slice(0, space) !== MicdropClientExtensions.Played) return undefined
+  if (space === -1) return undefined
+  const name = text.slice(0, space)
+  if (name !== MicdropClientExtensions.Played && name !== MicdropClientExtensions.Hello) {
+    return undefined
+  }
   let payload: unknown
   try {
     payload = JSON.parse(text.slice(space + 1))
   } catch {
     return undefined
   }
-  if (typeof payload !== 'object' || payload === null) return undefined
-  const { ms, paused } = payload as Record<string, unknown>
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return undefined
+  const fields = payload as Record<string, unknown>
+  if (name === MicdropClientExtensions.Hello) {
+    return { type: 'Hello', hello: { captions: fields.captions === true } }
+  }
+  const { ms, paused } = fields
   if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return undefined
   return { type: 'Played', played: { ms, paused: paused === true } }
 }

@@ -7,7 +7,17 @@ export {
 } from './commands.js'
 export type { MicdropClientCommand, MicdropServerCommand, MicdropCloseCode } from './commands.js'
 export { encodeServerMessage, parseServerMessage } from './messages.js'
-export type { MicdropServerMessage, MicdropTurnMetrics } from './messages.js'
+export type {
+  MicdropCaption,
+  MicdropServerHello,
+  MicdropServerMessage,
+  MicdropTurnMetrics,
+} from './messages.js'
 export type * from '../conversation/types.js'
-export { MicdropClientExtensions, encodePlayed, parseClientExtension } from './extensions.js'
-export type { MicdropClientExtension, MicdropPlayed } from './extensions.js'
+export {
+  MicdropClientExtensions,
+  encodeClientHello,
+  encodePlayed,
+  parseClientExtension,
+} from './extensions.js'
+export type { MicdropClientExtension, MicdropClientHello, MicdropPlayed } from './extensions.js'

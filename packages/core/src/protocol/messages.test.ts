@@ -26,6 +26,28 @@ describe('server messages', () => {
     })
     expect(parseServerMessage('Resume')).toEqual({ type: 'Resume' })
     expect(parseServerMessage('Interrupt')).toEqual({ type: 'Interrupt' })
+    expect(parseServerMessage('Hello {"resume":true}')).toEqual({
+      type: 'Hello',
+      hello: { resume: true },
+    })
+    expect(parseServerMessage('Hello {}')).toEqual({ type: 'Hello', hello: { resume: false } })
+    expect(parseServerMessage('Caption {"text":" two three","atMs":70,"extra":1}')).toEqual({
+      type: 'Caption',
+      caption: { text: ' two three', atMs: 70 },
+    })
+  })
+
+  it('a Caption without text or a usable position is not a caption', () => {
+    for (const text of [
+      'Caption {"text":"x"}',
+      'Caption {"text":1,"atMs":2}',
+      'Caption {"text":"x","atMs":-1}',
+      'Caption {"text":"x","atMs":"5"}',
+      'Caption "x"',
+      'Hello 3',
+    ]) {
+      expect(parseServerMessage(text).type).toBe('Unknown')
+    }
   })
 
   it('never throw on unknown names or bad payloads', () => {

@@ -13,6 +13,27 @@ export interface MicdropTurnMetrics {
   endToEndMs?: number
 }
 
+/** Payload of the server's `Hello`, its reply to the client's `Hello`. */
+export interface MicdropServerHello {
+  /**
+   * The server holds the answer that a client pauses at `StartSpeaking` (`Played` with `paused`)
+   * and always settles it with `Resume` or `Interrupt`. Only then may the client pause instead of
+   * dropping the answer.
+   */
+  resume: boolean
+}
+
+/** Payload of `Caption`: words of the answer being spoken. */
+export interface MicdropCaption {
+  /** The next words of the answer, with their spacing: append them to what is shown. */
+  text: string
+  /**
+   * When to show them: a position in the call's assistant audio (ms, counted as in `Played`),
+   * the end of the last of these words.
+   */
+  atMs: number
+}
+
 /** A server message parsed from a text frame. */
 export type MicdropServerMessage =
   | { type: 'Message'; item: MicdropConversationItem }
@@ -23,6 +44,8 @@ export type MicdropServerMessage =
   | { type: 'Metrics'; metrics: MicdropTurnMetrics }
   | { type: 'Resume' }
   | { type: 'Interrupt' }
+  | { type: 'Hello'; hello: MicdropServerHello }
+  | { type: 'Caption'; caption: MicdropCaption }
   | { type: 'Unknown'; name: string; payload?: unknown }
 
 /** Encodes a server command with an optional JSON payload: `Name` or `Name <json>`. */
@@ -58,6 +81,14 @@ export function parseServerMessage(text: string): MicdropServerMessage {
       return isObject(payload)
         ? { type: 'Metrics', metrics: payload as MicdropTurnMetrics }
         : unknown(name, payload)
+    case MicdropServerCommands.Hello:
+      return isObject(payload)
+        ? { type: 'Hello', hello: { resume: (payload as { resume?: unknown }).resume === true } }
+        : unknown(name, payload)
+    case MicdropServerCommands.Caption:
+      return isCaption(payload)
+        ? { type: 'Caption', caption: { text: payload.text, atMs: payload.atMs } }
+        : unknown(name, payload)
     case MicdropServerCommands.CancelLastUserMessage:
     case MicdropServerCommands.SkipAnswer:
     case MicdropServerCommands.EndCall:
@@ -71,6 +102,12 @@ export function parseServerMessage(text: string): MicdropServerMessage {
 
 function isObject(value: unknown): value is object {
   return typeof value === 'object' && value !== null
+}
+
+function isCaption(value: unknown): value is MicdropCaption {
+  if (!isObject(value)) return false
+  const { text, atMs } = value as Record<string, unknown>
+  return typeof text === 'string' && typeof atMs === 'number' && Number.isFinite(atMs) && atMs >= 0
 }
 
 function unknown(name: string, payload: unknown): MicdropServerMessage {
