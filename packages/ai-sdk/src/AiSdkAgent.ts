@@ -50,9 +50,9 @@ export class AiSdkAgent extends Agent<AiSdkAgentOptions> {
     )
   }
 
-  /** The answer's signal (aborted by the base class) aborts the request. */
+  /** Aborts the answer's signal, and with it the request. */
   cancel(): void {
-    if (this.answering) this.log('Cancel')
+    this.abortAnswer()
   }
 
   /** One model call: `streamText` sends the request at once, its parts mapped as they arrive. */

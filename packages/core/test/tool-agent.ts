@@ -9,7 +9,9 @@ export class ToolAgent extends Agent {
     super({ systemPrompt: 'Tools test.', ...options })
   }
   protected async generateAnswer(_stream: PassThrough) {}
-  cancel() {}
+  cancel() {
+    this.abortAnswer()
+  }
   run(call: Omit<MicdropConversationToolCall, 'role'>) {
     return this.executeTool({ role: 'tool_call', ...call })
   }

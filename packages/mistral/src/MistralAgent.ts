@@ -58,9 +58,9 @@ export class MistralAgent extends Agent<MistralAgentOptions> {
     })
   }
 
-  /** The answer's signal aborts the HTTP request; the base class ends the stream. */
+  /** Aborts the answer's signal, and with it the HTTP request. */
   cancel(): void {
-    if (this.answering) this.log('Cancel')
+    this.abortAnswer()
   }
 
   /** The request for the conversation as it is now (no tools while it holds only the system prompt). */

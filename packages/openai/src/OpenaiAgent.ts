@@ -70,9 +70,9 @@ export class OpenaiAgent extends Agent<OpenaiAgentOptions> {
     )
   }
 
-  /** The answer's signal (aborted by the base class) aborts the HTTP request. */
+  /** Aborts the answer's signal, and with it the HTTP request. */
   cancel(): void {
-    this.log('Cancel')
+    this.abortAnswer()
   }
 
   /** One model call: the request is sent at once, its events mapped as they arrive. */

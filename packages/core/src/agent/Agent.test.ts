@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { delay, readAll, recordEvents } from '../../test/helpers.js'
 import { Logger } from '../logger/Logger.js'
 import { Agent } from './Agent.js'
+import type { MicdropConversationMessage } from '../conversation/types.js'
 import type { AgentOptions } from './types.js'
 
 /** Streams `words` with a pause between them and honours the abort signal, like a provider. */
@@ -29,6 +30,7 @@ class WordsAgent extends Agent {
   }
   cancel() {
     this.cancelCalls++
+    this.abortAnswer()
   }
   get isAnswering() {
     return this.answering
@@ -94,6 +96,38 @@ describe('Agent conversation', () => {
       ['ToolMessage', call],
       ['ToolMessage', result],
     ])
+  })
+
+  it('updateMessage replaces an item by an updated copy, in place, without an event', () => {
+    const agent = new WordsAgent()
+    agent.addUserMessage('Book a table')
+    agent.addAssistantMessage('Sure.')
+    const [, user] = agent.conversation
+    const events = recordEvents(agent)
+    const updated = agent.updateMessage(user as MicdropConversationMessage, {
+      content: 'Book a table for two.',
+    })
+    expect(updated).toEqual({ role: 'user', content: 'Book a table for two.' })
+    expect(updated).not.toBe(user)
+    expect(agent.conversation.map((item) => item.content)).toEqual([
+      'You are a test.',
+      'Book a table for two.',
+      'Sure.',
+    ])
+    expect(user).toEqual({ role: 'user', content: 'Book a table' })
+    expect(events).toEqual([])
+    expect(agent.updateMessage(user as MicdropConversationMessage, { content: 'x' })).toBe(
+      undefined
+    )
+  })
+
+  it('removeMessage takes an item out of the conversation, once', () => {
+    const agent = new WordsAgent()
+    agent.addAssistantMessage('Nobody heard this.')
+    const item = agent.conversation[1]!
+    expect(agent.removeMessage(item)).toBe(true)
+    expect(agent.removeMessage(item)).toBe(false)
+    expect(agent.conversation).toEqual([{ role: 'system', content: 'You are a test.' }])
   })
 
   it('manages tools by name; adding a tool with an existing name replaces it', () => {
@@ -230,7 +264,9 @@ describe('Agent.answer', () => {
         stream.write('too late')
         stream.end()
       }
-      cancel() {}
+      cancel() {
+        this.abortAnswer()
+      }
     }
     const agent = new Late({ systemPrompt: 's' })
     const stream = agent.answer()
@@ -272,6 +308,44 @@ describe('Agent.answer', () => {
     expect(await readAll(first)).toBe('')
     expect(await readAll(agent.answer())).toBe('AB')
     expect(agent.conversation.at(-1)).toEqual({ role: 'assistant', content: 'AB' })
+  })
+
+  it("cancel() is the subclass's own: an agent written as in Micdrop's docs stops its own way", async () => {
+    // As the docs write it: cancel() only moves answerCount, generateAnswer checks it
+    class CountingAgent extends Agent {
+      signal?: AbortSignal
+      protected async generateAnswer(stream: PassThrough, signal: AbortSignal) {
+        this.signal = signal
+        const answerCount = this.answerCount
+        for (const word of ['one', ' two', ' three']) {
+          await delay(5)
+          if (answerCount !== this.answerCount) return
+          stream.write(word)
+        }
+        this.addAssistantMessage('one two three')
+      }
+      cancel(): void {
+        if (!this.answering) return
+        this.answerCount++
+      }
+    }
+    const agent = new CountingAgent({ systemPrompt: 's' })
+    const stream = agent.answer()
+    const chunks: string[] = []
+    stream.on('data', (chunk) => {
+      chunks.push(chunk.toString())
+      agent.cancel()
+    })
+    await new Promise((resolve) => stream.on('end', resolve))
+    expect(chunks).toEqual(['one'])
+    // Its own cancellation ran, not the base's: the signal was left alone
+    expect(agent.signal?.aborted).toBe(false)
+    expect(agent.conversation.map((item) => item.role)).toEqual(['system'])
+    // A new answer() ends the previous one whatever cancel() does
+    const first = agent.answer()
+    const second = agent.answer()
+    expect(first.readableEnded || first.writableEnded).toBe(true)
+    expect(await readAll(second)).toBe('one two three')
   })
 
   it('a new answer() supersedes the running one', async () => {

@@ -4,6 +4,7 @@ import type { z } from 'zod'
 import type {
   MicdropAnswerMetadata,
   MicdropConversation,
+  MicdropConversationItem,
   MicdropConversationMessage,
   MicdropConversationToolCall,
   MicdropConversationToolItem,
@@ -34,13 +35,14 @@ interface AnswerRun {
  * The LLM side of a call: holds the conversation and tools, and streams answers.
  *
  * Subclasses implement `generateAnswer(stream, signal)` (write text to `stream`, stop when `signal`
- * aborts, record the answer with `addAssistantMessage`) and `cancel()`. Provider agents call
+ * aborts, record the answer with `addAssistantMessage`). Provider agents call
  * {@link Agent.streamModelAnswer} instead of writing their own loop.
  *
  * openmic guarantees, whatever the subclass does: `answer()` always ends its stream; an error in
- * `onBeforeAnswer` or `generateAnswer` becomes a `Failed` event, never an unhandled rejection;
- * `cancel()` (and a new `answer()`) ends the current stream at once, aborts its signal and drops
- * anything written to it afterwards.
+ * `onBeforeAnswer` or `generateAnswer` becomes a `Failed` event, never an unhandled rejection; a new
+ * `answer()` ends the previous one's stream at once, aborts its signal and drops anything written to
+ * it afterwards. `cancel()` is the subclass's own: the provider agents abort the answer with
+ * {@link Agent.abortAnswer}.
  */
 export abstract class Agent<
   Options extends AgentOptions = AgentOptions,
@@ -63,7 +65,6 @@ export abstract class Agent<
     super()
     this.conversation = [{ role: 'system', content: options.systemPrompt }]
     this.tools = this.getDefaultTools()
-    this.guardCancel()
   }
 
   /**
@@ -72,7 +73,11 @@ export abstract class Agent<
    */
   protected abstract generateAnswer(stream: PassThrough, signal: AbortSignal): Promise<void>
 
-  /** Stops the current answer: abort the provider request. The stream is ended for you. */
+  /**
+   * Stops the current answer. Agents that pass `generateAnswer`'s signal to their requests
+   * implement it with {@link Agent.abortAnswer}; an agent written as in Micdrop's docs stops its
+   * own way (its stream then ends when its `generateAnswer` returns).
+   */
   abstract cancel(): void
 
   /**
@@ -122,6 +127,38 @@ export abstract class Agent<
       'parameters' in message ? message.parameters : message.output
     )
     this.emit('ToolMessage', message as MicdropConversationToolItem)
+  }
+
+  /**
+   * Replaces `item` in the conversation by a copy with `changes` applied, and returns the copy
+   * (`undefined` when `item` is not in the conversation). No event is emitted. The server calls it
+   * to keep the conversation to what the user heard (an answer cut by a barge-in) and said (a
+   * transcript that came in pieces); override it, calling `super`, to mirror the change in state the
+   * provider keeps.
+   */
+  updateMessage<Item extends MicdropConversationItem>(
+    item: Item,
+    changes: Partial<Item>
+  ): Item | undefined {
+    const index = this.conversation.indexOf(item)
+    if (index === -1) return undefined
+    const updated = { ...item, ...changes }
+    this.conversation[index] = updated
+    this.log(`Updated ${item.role}:`, updated.content ?? '')
+    return updated
+  }
+
+  /**
+   * Takes `item` out of the conversation; false when it is not in it. No event is emitted. The
+   * server calls it for an answer the user heard nothing of; override it, calling `super`, as
+   * {@link Agent.updateMessage}.
+   */
+  removeMessage(item: MicdropConversationItem): boolean {
+    const index = this.conversation.indexOf(item)
+    if (index === -1) return false
+    this.conversation.splice(index, 1)
+    this.log(`Removed ${item.role}:`, item.content ?? '')
+    return true
   }
 
   addTool<Schema extends z.ZodObject>(tool: Tool<Schema>) {
@@ -263,6 +300,16 @@ export abstract class Agent<
     this.addAssistantMessage(extracted.message, merged)
   }
 
+  /**
+   * Aborts the current answer's signal (and so a request made with it) and ends its stream at once;
+   * whatever is written to it afterwards is dropped. What provider agents' `cancel()` does.
+   */
+  protected abortAnswer(): void {
+    if (!this.currentRun) return
+    this.log('Cancel')
+    this.cancelRun(this.currentRun)
+  }
+
   /** Logs through the logger, or warns on the console when none is attached and it would be lost. */
   protected warn(...message: unknown[]) {
     if (this.logger) this.logger.log(...message)
@@ -307,24 +354,5 @@ export abstract class Agent<
       this.currentRun = undefined
       this.answering = false
     }
-  }
-
-  /**
-   * Makes every `cancel()` end the current answer, whatever the subclass implements: its own
-   * cancel runs first (it may still read `answering`), then the stream ends and the signal aborts.
-   */
-  private guardCancel() {
-    const implementation = (this as unknown as { cancel(): void }).cancel
-    Object.defineProperty(this, 'cancel', {
-      configurable: true,
-      writable: true,
-      value: () => {
-        try {
-          implementation.call(this)
-        } finally {
-          this.cancelRun(this.currentRun)
-        }
-      },
-    })
   }
 }

@@ -28,6 +28,7 @@ class SilentAgent extends Agent {
   }
   cancel() {
     this.cancelled = true
+    this.abortAnswer()
   }
 }
 

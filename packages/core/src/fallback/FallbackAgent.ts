@@ -69,6 +69,7 @@ export class FallbackAgent extends Agent {
 
   cancel(): void {
     this.active.cancel()
+    this.abortAnswer()
   }
 
   override destroy(): void {

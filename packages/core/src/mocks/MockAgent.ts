@@ -48,7 +48,7 @@ export class MockAgent extends Agent<MockAgentOptions & AgentOptions> {
   }
 
   cancel(): void {
-    this.log('Cancel')
+    this.abortAnswer()
   }
 
   private async *respond({ signal, step }: ModelCallRequest): AsyncGenerator<ModelStreamPart> {

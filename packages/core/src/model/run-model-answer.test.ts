@@ -35,7 +35,9 @@ class ScriptedAgent extends Agent {
       this.limits
     )
   }
-  cancel() {}
+  cancel() {
+    this.abortAnswer()
+  }
 }
 
 const text = (delta: string): ModelStreamPart => ({ type: 'text', delta })

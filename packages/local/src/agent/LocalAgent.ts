@@ -56,7 +56,7 @@ export class LocalAgent extends Agent<LocalAgentOptions & AgentOptions> {
   }
 
   cancel(): void {
-    this.log('Cancel')
+    this.abortAnswer()
   }
 
   /** The "model": one step reads the last conversation item and answers it. */
