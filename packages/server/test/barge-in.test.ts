@@ -165,7 +165,7 @@ describe('barge-in', () => {
     )
     await client.waitFor((c) => c.count('audio') >= 2)
     client.utterance()
-    await client.waitFor((c) => c.count('Message:assistant') === 2)
+    await client.waitFor((c) => c.count('Message:user') === 1 && c.answeredLast)
     await client.settle(150)
     expectNoCancelledAudio(events)
   })

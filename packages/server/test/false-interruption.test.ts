@@ -19,19 +19,23 @@ const ANSWER_BYTES = ANSWER.length * 10 * 32
 
 async function answering(
   utterances: MockSTTOptions['utterances'],
-  options: { agent?: MockAgentOptions; tts?: MockTTSOptions } & Omit<
+  options: { agent?: MockAgentOptions; tts?: MockTTSOptions; micdropClient?: boolean } & Omit<
     Partial<MicdropServerOptions>,
     'agent' | 'tts'
   > = {}
 ) {
-  const { agent, tts, ...server } = options
+  const { agent, tts, micdropClient: _micdrop, ...server } = options
   const sent: MicdropConversationItem[] = []
-  const call = await startMockCall(cleanup, () => ({
-    agent: new MockAgent({ answers: [ANSWER, 'Sure.'], ...agent }),
-    stt: new MockSTT({ utterances }),
-    tts: new MockTTS(tts),
-    ...server,
-  }))
+  const call = await startMockCall(
+    cleanup,
+    () => ({
+      agent: new MockAgent({ answers: [ANSWER, 'Sure.'], ...agent }),
+      stt: new MockSTT({ utterances }),
+      tts: new MockTTS(tts),
+      ...server,
+    }),
+    { captions: !options.micdropClient }
+  )
   call.server.on('Message', (item) => sent.push(item))
   await call.client.waitFor((c) => c.count('SkipAnswer') === 1)
   call.client.utterance()
@@ -61,7 +65,8 @@ describe('false interruptions', () => {
     const resumedTime = performance.now()
     await client.waitFor((c) => c.count('Message:assistant') === 1)
     // Its message goes once the rest has played: 240 ms of audio from where the client paused
-    expect(performance.now() - resumedTime).toBeGreaterThanOrEqual(220)
+    // (the bound is half of that: only a message sent at once, not a timer, can miss it)
+    expect(performance.now() - resumedTime).toBeGreaterThanOrEqual(120)
     await client.settle()
     // Nothing of the answer was lost: all of its audio came, after Resume for what was held.
     expect(client.audioBytes()).toBe(ANSWER_BYTES)
@@ -90,15 +95,18 @@ describe('false interruptions', () => {
     await client.settle()
     expect(client.count('Resume')).toBe(1)
     expect(client.count('Interrupt')).toBe(0)
-    // The user's words wait for the verdict, then go, and are taken back
+    // The user's words wait behind the resumed answer (the conversation's order), then go, and
+    // are taken back
     const log = client.log
-    expect(log.indexOf('Resume')).toBeLessThan(log.lastIndexOf('Message:user'))
+    expect(log.indexOf('Resume')).toBeLessThan(log.lastIndexOf('Message:assistant'))
+    expect(log.lastIndexOf('Message:assistant')).toBeLessThan(log.lastIndexOf('Message:user'))
     expect(log.lastIndexOf('Message:user')).toBeLessThan(log.indexOf('CancelLastUserMessage'))
-    expect(client.texts('Message').at(-1)).toMatchObject({
+    expect(client.texts('Message')[1]).toMatchObject({
       item: { role: 'assistant', content: ANSWER },
     })
     const messages = server.agent.conversation.filter((item) => item.content !== undefined)
     expect(messages.map((item) => item.role)).toEqual(['system', 'user', 'assistant'])
+    expect(client.conversation).toEqual(server.agent.conversation.slice(1))
   })
 
   it('a real interruption: Interrupt, the answer cut where the client paused, then the new answer', async () => {
@@ -178,6 +186,7 @@ describe('false interruptions', () => {
   it('a Micdrop client (no Played): never gets Resume or Interrupt', async () => {
     const { client } = await answering(['Count for me', ''], {
       tts: { chunkMs: 20, chunkDelayMs: 20 },
+      micdropClient: true,
     })
     await client.waitFor((c) => c.count('audio') >= 3)
     client.utterance()

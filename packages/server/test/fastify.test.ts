@@ -1,11 +1,12 @@
 import websocket from '@fastify/websocket'
-import { MockAgent, MockSTT, MockTTS } from '@openmic/core'
+import { MockAgent, MockSTT, MockTTS, type MicdropConversationItem } from '@openmic/core'
 import Fastify from 'fastify'
 import { afterEach, expect, it } from 'vitest'
 import { MicdropServer, handleError, waitForParams } from '../src/index.js'
-import { TestClient } from './harness.js'
+import { finalItems, TestClient, until } from './harness.js'
 
 let app: ReturnType<typeof Fastify> | undefined
+let kept: MicdropConversationItem[] = []
 afterEach(async () => {
   await app?.close()
   app = undefined
@@ -21,12 +22,13 @@ it('runs a call behind Fastify and @fastify/websocket, with auth', async () => {
         if (p.token !== 'secret') throw new Error('bad token')
         return p
       })
-      new MicdropServer(socket, {
+      const call = new MicdropServer(socket, {
         agent: new MockAgent({ answers: ['Hi from Fastify'] }),
         stt: new MockSTT({ utterances: [`token ${params.token}`] }),
         tts: new MockTTS(),
         firstMessage: 'Welcome',
       })
+      kept = finalItems(call)
     } catch (error) {
       handleError(socket, error)
     }
@@ -36,13 +38,13 @@ it('runs a call behind Fastify and @fastify/websocket, with auth', async () => {
 
   const client = await TestClient.connect(url)
   client.send(JSON.stringify({ token: 'secret' }))
-  await client.waitFor((c) => c.count('audio') > 0)
+  await until(() => kept.length === 1) // the greeting was heard
   client.utterance()
   await client.waitFor((c) => c.count('Message:assistant') === 2)
   await client.settle()
   expect(client.flow).toEqual([
-    'Message:assistant',
     'audio',
+    'Message:assistant',
     'Message:user',
     'audio',
     'Message:assistant',

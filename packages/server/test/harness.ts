@@ -1,10 +1,31 @@
 import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
-import { parseServerMessage, type MicdropServerMessage } from '@openmic/core/protocol'
+import {
+  encodeClientHello,
+  parseServerMessage,
+  type MicdropConversationItem,
+  type MicdropServerMessage,
+} from '@openmic/core/protocol'
 import { afterEach } from 'vitest'
 import { WebSocket, WebSocketServer } from 'ws'
 import { MockAgent, MockSTT, MockTTS } from '@openmic/core'
 import { MicdropServer, type MicdropServerOptions } from '../src/index.js'
+
+/** Resolves once `condition` holds (checked every 20 ms), or rejects after `timeoutMs`. */
+export async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('until: timed out')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+/** The items `server` made final (its `Message` events: what the store keeps), as they come. */
+export function finalItems(server: MicdropServer): MicdropConversationItem[] {
+  const items: MicdropConversationItem[] = []
+  server.on('Message', (item) => items.push(item))
+  return items
+}
 
 /** Runs `stop` (what the test started) after each test of the file. */
 export function closeAfterEach(): { stop?: () => Promise<void> } {
@@ -54,7 +75,8 @@ export async function startMicdrop(create: (socket: WebSocket) => MicdropServer)
  */
 export async function startMockCall(
   cleanup: { stop?: () => Promise<void> },
-  make: () => Partial<MicdropServerOptions> = () => ({})
+  make: () => Partial<MicdropServerOptions> = () => ({}),
+  client: ClientOptions = {}
 ) {
   const server = await startMicdrop(
     (socket) =>
@@ -66,9 +88,18 @@ export async function startMockCall(
       })
   )
   cleanup.stop = server.close
-  const client = await TestClient.connect(server.url)
-  await client.waitFor(() => server.servers.length === 1)
-  return { client, server: server.servers[0]!, url: server.url }
+  const connected = await TestClient.connect(server.url, client)
+  await connected.waitFor(() => server.servers.length === 1)
+  return { client: connected, server: server.servers[0]!, url: server.url }
+}
+
+export interface ClientOptions {
+  /**
+   * Say `Hello {"captions":true}` first, as openmic's client does: the server then sends each
+   * answer's `Message` once final, with `Caption` frames before it. Without it the client is a
+   * Micdrop client: it is sent an answer's `Message` as the answer starts playing.
+   */
+  captions?: boolean
 }
 
 export type Received =
@@ -97,10 +128,11 @@ export class TestClient {
     })
   }
 
-  static async connect(url: string): Promise<TestClient> {
+  static async connect(url: string, options: ClientOptions = {}): Promise<TestClient> {
     const socket = new WebSocket(url)
     const client = new TestClient(socket)
     await once(socket, 'open')
+    if (options.captions) client.send(encodeClientHello({ captions: true }))
     return client
   }
 
@@ -115,15 +147,43 @@ export class TestClient {
     })
   }
 
-  /** The log with consecutive audio frames collapsed into one `audio`. */
+  /** The log without `Hello` and `Caption`, consecutive audio frames collapsed into one `audio`. */
   get flow(): string[] {
-    return this.log.filter((entry, i, all) => entry !== 'audio' || all[i - 1] !== 'audio')
+    return this.log
+      .filter((entry) => entry !== 'Hello' && entry !== 'Caption')
+      .filter((entry, i, all) => entry !== 'audio' || all[i - 1] !== 'audio')
+  }
+
+  /** The caption pieces received, joined. */
+  get captions(): string {
+    return this.texts('Caption')
+      .map((message) => (message.type === 'Caption' ? message.caption.text : ''))
+      .join('')
+  }
+
+  /** The conversation as the client keeps it: `Message` adds, `CancelLastUserMessage` removes. */
+  get conversation(): MicdropConversationItem[] {
+    const items: MicdropConversationItem[] = []
+    for (const item of this.received) {
+      if (item.kind !== 'text') continue
+      if (item.message.type === 'Message') items.push(item.message.item)
+      if (item.message.type === 'CancelLastUserMessage') {
+        const index = items.findLastIndex((entry) => entry.role === 'user')
+        if (index !== -1) items.splice(index, 1)
+      }
+    }
+    return items
   }
 
   texts(type: MicdropServerMessage['type']): MicdropServerMessage[] {
     return this.received.flatMap((item) =>
       item.kind === 'text' && item.message.type === type ? [item.message] : []
     )
+  }
+
+  /** An assistant `Message` came after the last user `Message` (the answer to it). */
+  get answeredLast(): boolean {
+    return this.log.lastIndexOf('Message:assistant') > this.log.lastIndexOf('Message:user')
   }
 
   count(entry: string): number {

@@ -13,9 +13,14 @@ const bytesOf = (text: string) => text.length * 10 * 32
 const audioTags = (client: TestClient) =>
   client.received.flatMap((item) => (item.kind === 'audio' ? [tagOf(item.audio)] : []))
 
+/** A call whose client is openmic's (it takes each answer's `Message` once heard). */
 async function call(options: Partial<MicdropServerOptions>) {
   const tts = new TaggedTTS(options.tts ? undefined : { chunkMs: 20 })
-  const started = await startMockCall(cleanup, () => ({ agent: new MockAgent(), tts, ...options }))
+  const started = await startMockCall(
+    cleanup,
+    () => ({ agent: new MockAgent(), tts, ...options }),
+    { captions: true }
+  )
   await started.client.waitFor((c) => c.count('SkipAnswer') === 1)
   return { ...started, tts: started.server.tts as TaggedTTS }
 }
@@ -33,14 +38,26 @@ describe('a transcript in two pieces, 100 ms apart after StopSpeaking (MockSTT d
       await client.waitFor((c) => c.count('Message:assistant') === 1)
       await client.settle(150)
       const answer = 'You said: "Book a table for two."'
-      expect(client.flow).toEqual(['SkipAnswer', 'Message:user', 'audio', 'Message:assistant'])
+      // Without the signal the first piece is added and answered at once, its answer's output
+      // held; the second piece replaces the message and restarts the answer before anything
+      // of it went out
+      const joined = signals ? [] : ['CancelLastUserMessage', 'Message:user']
+      expect(client.flow).toEqual([
+        'SkipAnswer',
+        'Message:user',
+        ...joined,
+        'audio',
+        'Message:assistant',
+      ])
       expect(server.agent.conversation.slice(1)).toEqual([
         { role: 'user', content: 'Book a table for two.' },
         { role: 'assistant', content: answer },
       ])
+      expect(client.conversation).toEqual(server.agent.conversation.slice(1))
       // Every frame sent belongs to the one answer, and all of it was sent.
-      expect(tts.calls).toBe(1)
-      expect(new Set(audioTags(client))).toEqual(new Set([1]))
+      const speaks = signals ? 1 : 2
+      expect(tts.calls).toBe(speaks)
+      expect(new Set(audioTags(client))).toEqual(new Set([speaks]))
       expect(client.audioBytes()).toBe(bytesOf(answer))
     })
   }
@@ -70,7 +87,7 @@ describe('a piece later than the grace (an STT that cannot signal)', () => {
       agent: new MockAgent({ firstWordDelayMs: 200 }),
       transcriptGraceMs: 30,
     })
-    const answer = 'You said: "for two."'
+    const answer = 'You said: "Book a table for two."'
     client.utterance()
     // Its message goes once its audio has played
     await client.waitFor((c) => c.audioBytes() >= bytesOf(answer))
@@ -79,11 +96,12 @@ describe('a piece later than the grace (an STT that cannot signal)', () => {
     expect(tts.calls).toBe(2)
     expect(new Set(audioTags(client))).toEqual(new Set([2]))
     expect(client.audioBytes()).toBe(bytesOf(answer))
+    // One turn, one message: the late piece joined it
     expect(server.agent.conversation.slice(1)).toEqual([
-      { role: 'user', content: 'Book a table' },
-      { role: 'user', content: 'for two.' },
+      { role: 'user', content: 'Book a table for two.' },
       { role: 'assistant', content: answer },
     ])
+    expect(client.conversation).toEqual(server.agent.conversation.slice(1))
     expect(client.count('Message:assistant')).toBe(1)
   })
 

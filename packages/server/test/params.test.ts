@@ -1,4 +1,4 @@
-import { MockAgent, MockSTT, MockTTS } from '@openmic/core'
+import { MockAgent, MockSTT, MockTTS, type MicdropConversationItem } from '@openmic/core'
 import { once } from 'node:events'
 import { describe, expect, it, vi } from 'vitest'
 import type { WebSocket } from 'ws'
@@ -9,7 +9,7 @@ import {
   handleError,
   waitForParams,
 } from '../src/index.js'
-import { closeAfterEach, TestClient, startServer } from './harness.js'
+import { closeAfterEach, finalItems, TestClient, startServer, until } from './harness.js'
 
 const cleanup = closeAfterEach()
 
@@ -160,7 +160,10 @@ describe('waitForParams and handleError', () => {
       () =>
         contents().at(-1)?.startsWith('assistant') === true && contents().join().includes('second')
     )
-    expect(contents()[0]).toBe('assistant: Hello secret')
+    // The call opened with the params (its first message played), then the frames behind them
+    // came, in order: the user spoke over the greeting before a word of it was heard
+    expect(client.log[0]).toBe('audio')
+    expect(contents().some((line) => line.includes('Hello secret'))).toBe(false)
     // One user message or two, depending on when the first transcript completed: in order.
     const said = contents().filter((line) => line.startsWith('user'))
     expect(said.map((line) => line.slice('user: '.length)).join(' ')).toBe('first second')
@@ -184,14 +187,16 @@ describe('waitForParams and handleError', () => {
 
   it('a MicdropServer on a socket that never went through waitForParams is the same whatever ran before', async () => {
     const agents: MockAgent[] = []
+    const kept: MicdropConversationItem[][] = []
     const plainCall = (socket: WebSocket) => {
       const agent = new MockAgent({ answers: ['Fine.'] })
       agents.push(agent)
-      new MicdropServer(socket, {
+      const call = new MicdropServer(socket, {
         agent,
         stt: new MockSTT({ utterances: ['hi'] }),
         tts: new MockTTS(),
       })
+      kept.push(finalItems(call))
     }
     // In turn: a plain call, a refused one with frames held, one with params, a plain call again.
     const handlers = [
@@ -213,7 +218,11 @@ describe('waitForParams and handleError', () => {
       if (params) client.send(JSON.stringify(params))
       client.utterance()
       if (params?.token === 'wrong') await client.waitForClose()
-      else await client.waitFor((c) => c.count('Message:assistant') === 1)
+      else {
+        await client.waitFor((c) => c.count('Message:assistant') === 1)
+        // Heard to its end before the client leaves
+        await until(() => kept.at(-1)?.length === 2)
+      }
       await client.settle(30)
       flows.push(client.flow)
       client.close()

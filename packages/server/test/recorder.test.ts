@@ -1,4 +1,4 @@
-import { MockAgent, MockSTT, MockTTS } from '@openmic/core'
+import { MockAgent, MockSTT, MockTTS, type MicdropConversationItem } from '@openmic/core'
 import { expect, it } from 'vitest'
 import {
   MicdropRecorder,
@@ -6,7 +6,7 @@ import {
   type MicdropAudioMessage,
   type MicdropRecording,
 } from '../src/index.js'
-import { closeAfterEach, TestClient, startServer } from './harness.js'
+import { closeAfterEach, finalItems, TestClient, startServer, until } from './harness.js'
 
 const cleanup = closeAfterEach()
 
@@ -14,6 +14,7 @@ it('pairs each user and assistant message with its audio, then completes at the 
   const live: MicdropAudioMessage[] = []
   let complete: (recording: MicdropRecording) => void
   const completed = new Promise<MicdropRecording>((resolve) => (complete = resolve))
+  let kept: MicdropConversationItem[] = []
   const server = await startServer((socket) => {
     const micdrop = new MicdropServer(socket, {
       agent: new MockAgent({ answers: ['Fine, thanks.'] }),
@@ -21,19 +22,19 @@ it('pairs each user and assistant message with its audio, then completes at the 
       tts: new MockTTS({ msPerChar: 10 }),
       firstMessage: 'Hello!',
     })
+    kept = finalItems(micdrop)
     const recorder = new MicdropRecorder(micdrop)
     recorder.on('AudioMessage', (message) => live.push(message))
     recorder.on('Complete', (recording) => complete(recording))
   })
   cleanup.stop = server.close
   const client = await TestClient.connect(server.url)
-  await client.waitFor((c) => c.count('audio') > 0)
+  await until(() => kept.length === 1) // the greeting was heard
   client.send('StartSpeaking')
   client.audio(3200)
   client.audio(1600)
   client.send('StopSpeaking')
-  await client.waitFor((c) => c.count('Message:assistant') === 2)
-  await client.settle()
+  await until(() => kept.length === 3) // the answer was heard
   client.close()
   const recording = await completed
 
@@ -67,12 +68,10 @@ it('keeps the text and the audio that were heard when an answer is interrupted',
   const client = await TestClient.connect(server.url)
   client.utterance()
   await client.waitFor((c) => c.count('audio') >= 8)
+  const sentBeforeBargeIn = client.audioBytes()
   client.utterance()
-  await client.waitFor((c) => c.count('Message:assistant') === 2)
+  await client.waitFor((c) => c.count('Message:user') === 2 && c.answeredLast)
   await client.settle()
-  const sentBeforeBargeIn = client.received
-    .slice(0, client.log.indexOf('Message:assistant'))
-    .reduce((sum, r) => sum + (r.kind === 'audio' ? r.audio.length : 0), 0)
   client.close()
   const recording = await completed
   const cut = recording.messages[1]!

@@ -13,7 +13,7 @@ import {
   handleError,
   waitForParams,
 } from '../src/index.js'
-import { closeAfterEach, TestClient, startServer } from './harness.js'
+import { closeAfterEach, TestClient, startServer, until } from './harness.js'
 
 // The recipe from the README: persist every item on `Message`; on reconnect, rebuild the agent
 // from the stored items and answer a last user message that never got its answer.
@@ -53,7 +53,7 @@ it('saves every item and resumes: the unanswered last user message is answered f
   cleanup.stop = slow.close
   const first = await TestClient.connect(slow.url)
   first.send(JSON.stringify({ conversationId: 'c1' }))
-  await first.waitFor((c) => c.count('audio') > 0)
+  await until(() => store.get('c1')!.length === 1) // the greeting was heard
   first.utterance()
   await first.waitFor((c) => c.count('Message:user') === 1)
   first.socket.terminate() // gone before the answer
@@ -72,7 +72,7 @@ it('saves every item and resumes: the unanswered last user message is answered f
   const second = await TestClient.connect(resumed.url)
   second.send(JSON.stringify({ conversationId: 'c1' }))
   await second.waitFor((c) => c.count('Message:assistant') === 1)
-  await second.settle()
+  await until(() => store.get('c1')!.length === 3) // heard: the app persists it
   expect(second.flow).toEqual(['audio', 'Message:assistant'])
   expect(answered!.map((item) => item.role)).toEqual(['system', 'assistant', 'user'])
   expect(store.get('c1')!.map((item) => item.role)).toEqual(['assistant', 'user', 'assistant'])
@@ -88,6 +88,7 @@ it('saves every item and resumes: the unanswered last user message is answered f
   await third.waitFor((c) => c.count('SkipAnswer') === 1)
   third.utterance()
   await third.waitFor((c) => c.count('Message:assistant') === 1)
+  await until(() => store.get('c1')!.length === 5)
   expect(store.get('c1')!.at(-1)).toEqual({ role: 'assistant', content: 'History of 5' })
 })
 

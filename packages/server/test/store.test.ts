@@ -7,7 +7,7 @@ import {
   type MicdropServerOptions,
   type StoreOperation,
 } from '../src/index.js'
-import { closeAfterEach, startMicdrop, TestClient } from './harness.js'
+import { closeAfterEach, startMicdrop, TestClient, until } from './harness.js'
 
 const SYSTEM_PROMPT = 'You are a patient assistant.'
 
@@ -42,14 +42,6 @@ class TestStore extends MemoryConversationStore {
 
 const cleanup = closeAfterEach()
 
-async function until(condition: () => boolean, timeoutMs = 5000) {
-  const deadline = Date.now() + timeoutMs
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('until: timed out')
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
-
 async function storedCall(
   store: TestStore,
   options: Partial<MicdropServerOptions> & { agent?: MockAgent } = {}
@@ -68,7 +60,8 @@ async function storedCall(
     return call
   })
   cleanup.stop = server.close
-  const client = await TestClient.connect(server.url)
+  // openmic's client: each assistant Message it is sent is the final one, the one stored
+  const client = await TestClient.connect(server.url, { captions: true })
   return { client, server, errors }
 }
 
@@ -84,7 +77,7 @@ describe('MicdropServer with a store', () => {
         storedWhenSeen.push(store.roles('c1').length)
       }
     })
-    await client.waitFor((c) => c.count('audio') > 0)
+    await client.waitFor((c) => c.count('Message:assistant') === 1)
     client.utterance()
     await client.waitFor((c) => c.count('Message:assistant') === 2)
     expect(storedWhenSeen).toHaveLength(3)
@@ -98,7 +91,7 @@ describe('MicdropServer with a store', () => {
       firstMessage: 'Hello!',
       agent: new MockAgent({ systemPrompt: SYSTEM_PROMPT, firstWordDelayMs: 300 }),
     })
-    await slow.client.waitFor((c) => c.count('audio') > 0)
+    await slow.client.waitFor((c) => c.count('Message:assistant') === 1)
     slow.client.utterance()
     await slow.client.waitFor((c) => c.count('Message:user') === 1)
     slow.client.socket.terminate() // gone before the answer
@@ -127,6 +120,7 @@ describe('MicdropServer with a store', () => {
   it('resumes silently when the last answer was given; the next turn sees everything', async () => {
     const store = new TestStore()
     const first = await storedCall(store, { firstMessage: 'Hello!' })
+    await first.client.waitFor((c) => c.count('Message:assistant') === 1)
     first.client.utterance()
     await first.client.waitFor((c) => c.count('Message:assistant') === 2)
     first.client.socket.terminate()
@@ -250,7 +244,7 @@ describe('MemoryConversationStore', () => {
         })
     )
     cleanup.stop = first.close
-    const a = await TestClient.connect(first.url)
+    const a = await TestClient.connect(first.url, { captions: true })
     await a.waitFor((c) => c.count('Message:assistant') === 1)
     a.socket.terminate()
     const b = await TestClient.connect(first.url)

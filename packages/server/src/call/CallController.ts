@@ -1,85 +1,97 @@
 import { Readable } from 'node:stream'
 import type { EventEmitter } from 'eventemitter3'
-import type { MicdropConversationItem, MicdropConversationMessage } from '@openmic/core/protocol'
-import type { MicdropToolCall, TTSWord } from '@openmic/core'
-import { AnswerRun, type AnswerOutcome } from '../answer/AnswerRun.js'
-import { turnMetrics, type TurnClock } from '../metrics/turn-metrics.js'
-import { HeardAnswers } from './heard-answers.js'
-import { HeldAnswer } from './held-answer.js'
-import type { AnswerPlayback } from './played-audio.js'
-import type { CallControllerOptions } from './types.js'
+import type { Agent, MicdropToolCall, STT, TTS, TTSWord } from '@openmic/core'
+import type {
+  MicdropConversationMessage,
+  MicdropConversationToolItem,
+  MicdropPlayed,
+} from '@openmic/core/protocol'
+import type { TurnClock } from '../metrics/turn-metrics.js'
+import { Answer, type AnswerHost, type AnswerKind } from './Answer.js'
+import { Outbox } from './outbox.js'
+import { PlaybackClock } from './playback-clock.js'
+import type { CallControllerOptions, CallOutput } from './types.js'
 import { TurnTranscript } from './turn-transcript.js'
 import { Utterance } from './Utterance.js'
 
-/** What the agent did within `agent.answer()` (a synchronous agent), before the run existed. */
-interface Opening {
-  messageSaved: boolean
-  skipped: boolean
-  /** The answer's playback, made before the agent could save its message (held on it). */
-  playback: AnswerPlayback
+/** One user turn: its message (one, however many pieces its text came in) and the answer to it. */
+interface UserTurn {
+  clock: TurnClock
+  message?: MicdropConversationMessage
+  answer?: Answer
 }
 
-/** What an answer run speaks: an agent's answer (tied to a user turn or not), or a given text. */
-type RunKind = 'answer' | 'speech'
-
-interface CurrentRun {
-  run: AnswerRun
-  kind: RunKind
-  /** The answer replies to user messages: if cancelled before it is saved, they are unanswered again. */
-  forUser: boolean
-  turn?: TurnClock
-  /** What the client played of it. */
-  playback: AnswerPlayback
-  /** Settles the promise of the `speak()` or `answer()` call that started the run, if any. */
-  resolve?: () => void
+/** The client paused its playback over the user's speech: where, and the answers it holds. */
+interface Pause {
+  atMs: number
+  answers: Answer[]
+  /** After the utterance that paused them ended: no verdict by then is an interruption. */
+  timer?: NodeJS.Timeout
 }
 
 /**
  * The turn-taking of one call, without any socket: user utterances to the STT, transcripts to the
  * agent, answers to the TTS, barge-in, and the rule that every user turn ends with an answer or a
- * `SkipAnswer`. The socket side is {@link MicdropServer}.
+ * `SkipAnswer`. Each answer is one {@link Answer}; the controller keeps the answers the client may
+ * still hear (the newest one is the one being produced) and decides what the user's speech does to
+ * them. The socket side is `MicdropServer`.
  */
-export class CallController {
+export class CallController implements AnswerHost {
   /** Audio frames received outside an utterance (dropped). */
   droppedAudioFrames = 0
+  /** The client shows captions (its `Hello`), and takes each answer's `Message` once final. */
+  captions = false
+  /**
+   * The client spoke first (a frame, or its params): it is known whether it is openmic's (it says
+   * `Hello` first). Until then an answer is not shown before it is final.
+   */
+  known = false
+  readonly clock = new PlaybackClock()
+  readonly outbox: Outbox
+  readonly agent: Agent
+  readonly tts: TTS
+  readonly output: CallOutput
+  private readonly stt: STT
   private speaking = false
   private muted = false
   private utterance?: Utterance
-  /** The pieces of the user turn's transcript, joined into one message once it is complete. */
+  /** The pieces of the user's words, until they are taken into a user message. */
   private readonly transcript: TurnTranscript
+  private turn?: UserTurn
   /** A user message was added and has not been answered yet. */
   private unanswered = false
-  private current?: CurrentRun
-  private turn?: TurnClock
+  /** The answers the client may still hear, oldest first: not final yet. */
+  private answers: Answer[] = []
+  /** The client holds answers paused, awaiting the verdict on the user's speech. */
+  private pause?: Pause
   private endCallPending = false
-  /** Set while `agent.answer()` runs: a synchronous agent acts before its run exists. */
-  private opening?: Opening
   private destroyed = false
+  /** Settles the promises of `speak()` and `answer()`, by answer. */
+  private readonly waiting = new Map<Answer, () => void>()
   /** Takes the call's listeners off its agent, STT and TTS. */
   private readonly listeners: Array<() => void> = []
-  private readonly heard: HeardAnswers
-  /** The answer the client paused at the last `StartSpeaking`, until the verdict. */
-  private held?: HeldAnswer
 
   constructor(private readonly options: CallControllerOptions) {
-    this.heard = new HeardAnswers(options.agent, options.output, () => this.flushEndCall())
-    const { stt } = options
+    this.agent = options.agent
+    this.tts = options.tts
+    this.stt = options.stt
+    this.output = options.output
+    this.outbox = new Outbox(options.output)
     this.transcript = new TurnTranscript({
-      signalsEnd: () => stt.signalsTranscriptEnd,
+      signalsEnd: () => this.stt.signalsTranscriptEnd,
       graceMs: options.transcriptGraceMs,
       timeoutMs: options.transcriptTimeoutMs,
-      onComplete: () => this.onTranscriptComplete(),
+      onText: (settled) => this.onTurnText(settled),
       log: options.output.log,
     })
     this.listen()
   }
 
-  /** An answer is being spoken or played, or a user turn is open (speaking, or waiting for its transcript). */
+  /** An answer is being spoken or played, or a user turn is open (speaking, or waiting for its text). */
   get busy(): boolean {
     return (
-      this.current !== undefined ||
-      // The answer's audio was sent but is still playing: its message waits to be released.
-      this.heard.holding ||
+      this.answers.length > 0 ||
+      !this.outbox.empty ||
       this.speaking ||
       this.transcript.waiting ||
       this.transcript.pending
@@ -88,17 +100,26 @@ export class CallController {
 
   // ---- client commands ----
 
+  /** The client sent a frame: previews may go to a client that did not say `Hello`. */
+  clientKnown(): void {
+    if (this.known) return
+    this.known = true
+    this.outbox.flush()
+  }
+
   startSpeaking(): void {
     this.closeUtterance()
-    if (!this.holdAnswer()) {
-      this.cancelRun()
-      this.heard.cut()
-    }
+    const played = this.clock.takeReport()
+    // Speaking again over answers still held: they stay held until this utterance's verdict
+    if (this.pause) clearTimeout(this.pause.timer)
+    else if (played?.paused) this.holdAnswers(played.ms)
+    else this.interruptAnswers(played)
+    // Words said before the last ones were settled belong to the same turn
+    if (!this.transcript.waiting) this.turn = undefined
     this.transcript.userStarted()
-    this.turn = undefined
     this.speaking = true
     this.muted = false
-    this.utterance = new Utterance(this.options.stt, this.options.output.log)
+    this.utterance = new Utterance(this.stt, this.output.log)
   }
 
   /** User audio; returns false when it was dropped (no open utterance). */
@@ -120,9 +141,10 @@ export class CallController {
     // The client waits for this turn's answer or SkipAnswer, even after a Mute.
     this.muted = false
     const utterance = this.closeUtterance()
-    this.held?.startTimer()
-    this.turn = { stopAt: performance.now() }
-    // Answered once its transcript is complete (with any unanswered message).
+    if (this.pause) {
+      this.pause.timer = setTimeout(() => this.interruptHeld(), this.options.resumeTimeoutMs)
+    }
+    this.userTurn().clock = { stopAt: performance.now() }
     this.transcript.userStopped(transcribing(utterance))
   }
 
@@ -130,141 +152,277 @@ export class CallController {
     this.speaking = false
     this.muted = true
     const utterance = this.closeUtterance()
-    this.turn = undefined
-    this.held?.interrupt()
-    this.cancelRun()
-    this.heard.cut()
+    if (this.pause) this.interruptHeld()
+    else this.interruptAnswers(this.clock.takeReport())
     // Its transcript is still added to the conversation, unanswered until the user speaks again.
     this.transcript.userStopped(transcribing(utterance))
   }
 
-  /** The client played the call's assistant audio up to `positionMs` (`Played`). */
-  played(positionMs: number, paused: boolean): void {
-    this.heard.client.report(positionMs, paused)
+  /** The client played the call's assistant audio up to `played.ms` (`Played`). */
+  played(played: MicdropPlayed): void {
+    this.clock.report(played)
   }
 
-  /** The client left: the answer it was playing keeps what it heard. */
+  /** The client left: the answers it was playing keep what it heard. */
   hangUp(): void {
-    this.held?.interrupt()
-    this.cancelRun(false)
-    this.heard.cut()
+    clearTimeout(this.pause?.timer)
+    const played = this.clock.takeReport()?.ms ?? this.pause?.atMs
+    this.pause = undefined
+    for (const answer of [...this.answers]) answer.interrupt(played)
   }
 
   // ---- app commands ----
 
-  /** Speaks a text (not added to the conversation), cancelling the current answer. */
+  /** Speaks a text (not added to the conversation), replacing the current answer. */
   speak(text: string | Readable): Promise<void> {
-    this.cancelRun()
     const stream = typeof text === 'string' ? Readable.from([text]) : text
-    return this.whenDone(this.startRun(stream, 'speech', false))
+    return this.whenProduced(this.startAnswer('speech', { text: stream }))
   }
 
-  /** Answers the conversation as it is now, cancelling the current answer. */
+  /** Speaks the call's first message: added to the conversation, cut if the user interrupts it. */
+  greet(text: string): void {
+    this.startAnswer('greeting', { text: Readable.from([text]), message: text })
+  }
+
+  /** Answers the conversation as it is now, replacing the current answer. */
   answer(): Promise<void> {
-    return this.whenDone(this.startAnswer())
-  }
-
-  /** Starts answering the conversation as it is now, cancelling the current answer. */
-  private startAnswer(): CurrentRun | undefined {
-    this.cancelRun()
-    const forUser = this.unanswered
-    this.unanswered = false
-    const turn = this.turn
-    this.turn = undefined
-    let stream: Readable
-    const requestedAt = performance.now()
-    // A synchronous agent may save its answer, skip it or end the call within answer() itself.
-    const playback = this.heard.begin(true)
-    const opening: Opening = (this.opening = { messageSaved: false, skipped: false, playback })
-    try {
-      stream = this.options.agent.answer()
-    } catch (error) {
-      this.options.output.log('Agent answer() threw:', error)
-      this.opening = undefined
-      this.heard.ended(playback, 'failed')
-      if (!opening.skipped) this.options.output.send('SkipAnswer')
-      this.flushEndCall()
-      return undefined
-    }
-    this.opening = undefined
-    return this.startRun(stream, 'answer', forUser, turn, requestedAt, opening)
+    return this.whenProduced(this.startAnswer('answer'))
   }
 
   /** Cancels the current answer; `SkipAnswer` tells the client no answer is coming. */
   cancel(): void {
-    if (!this.current) return
+    const answer = this.current
+    if (!answer?.producing) return
     const unanswered = this.unanswered
-    this.cancelRun()
+    // The client holds it paused: it drops what it holds
+    if (answer.phase === 'held') this.interruptHeld()
+    answer.settle()
     this.unanswered = unanswered // cancelled on purpose: not to be answered again later
-    if (!this.speaking) this.options.output.send('SkipAnswer')
+    if (!this.speaking) this.output.send('SkipAnswer')
   }
 
   destroy(): void {
     if (this.destroyed) return
     this.destroyed = true
+    clearTimeout(this.pause?.timer)
+    this.pause = undefined
     this.transcript.destroy()
     this.closeUtterance()
-    this.held?.destroy()
-    this.cancelRun(false)
-    this.heard.destroy()
+    for (const answer of [...this.answers]) answer.interrupt()
+    this.outbox.clear()
+    for (const resolve of this.waiting.values()) resolve()
+    this.waiting.clear()
     for (const unlisten of this.listeners) unlisten()
     this.listeners.length = 0
   }
 
-  // ---- STT ----
+  // ---- answers ----
 
-  private onTranscript(text: string) {
-    if (this.destroyed) return
-    if (text.trim() !== '' && this.turn) this.turn.transcriptAt = performance.now()
-    this.transcript.piece(text)
+  /**
+   * Starts an answer. The answers before it are done (the client plays what it was sent of them),
+   * unless the client holds them paused, awaiting their verdict.
+   */
+  private startAnswer(
+    kind: AnswerKind,
+    given: { text?: Readable; message?: string; turn?: UserTurn; gated?: boolean } = {}
+  ): Answer {
+    // The held answer's production needs the TTS: the user's words are answered instead
+    if (this.current?.producing && this.current.phase === 'held') this.interruptHeld()
+    for (const answer of [...this.answers]) if (answer.phase !== 'held') answer.settle()
+    const forUser = kind === 'answer' && this.unanswered
+    if (forUser) this.unanswered = false
+    const answer = new Answer(this, {
+      kind,
+      forUser,
+      gated: given.gated ?? false,
+      turn: given.turn?.clock,
+      requestedAt: performance.now(),
+    })
+    if (given.turn) given.turn.answer = answer
+    this.answers.push(answer)
+    // A synchronous agent saves its answer, skips it or ends the call within answer(): its
+    // events find the answer already current.
+    if (given.message) this.agent.addAssistantMessage(given.message)
+    if (given.text) {
+      answer.start(given.text)
+      return answer
+    }
+    let text: Readable
+    try {
+      text = this.agent.answer()
+    } catch (error) {
+      this.output.log('Agent answer() threw:', error)
+      answer.failToStart()
+      return answer
+    }
+    answer.start(text)
+    return answer
   }
 
-  private onTranscriptEnd() {
-    if (this.destroyed) return
-    this.transcript.end()
+  /** A promise settled when `answer`'s production ends (at once if it already did). */
+  private whenProduced(answer: Answer): Promise<void> {
+    if (!answer.producing) return Promise.resolve()
+    return new Promise((resolve) => this.waiting.set(answer, resolve))
   }
 
-  private onSttFailed(error: unknown) {
-    this.options.output.log('STT failed:', error)
-    if (this.utterance) this.utterance.failed = true
-    this.transcript.failed()
+  /** The newest answer, while it is not final: the one the agent and the TTS work for. */
+  private get current(): Answer | undefined {
+    return this.answers.at(-1)
+  }
+
+  /** Barge-in: the client dropped what it had queued; every answer keeps what it played. */
+  private interruptAnswers(played: MicdropPlayed | undefined) {
+    if (this.answers.length === 0) return
+    for (const answer of [...this.answers]) answer.interrupt(played?.ms)
+    this.clock.dropped(performance.now())
   }
 
   /**
-   * The user turn's transcript is complete: its pieces become one user message, answered now unless
-   * the user is speaking again or muted. A late piece restarts an answer nothing of which was sent
-   * yet; once it has been heard (or saved), the piece waits for its end: the user never hears part
-   * of an answer that is then thrown away.
+   * The client paused its playback at `pausedAtMs` over the user's speech: the answers it may still
+   * play are held until the verdict (noise: `Resume`; otherwise `Interrupt`). Nothing to hold, or
+   * holding is off: `Interrupt` at once.
    */
-  private onTranscriptComplete() {
-    // Words while the held answer is still being produced: a real interruption (the TTS is needed)
-    if (this.transcript.pending && this.held?.run && this.current?.run === this.held.run) {
-      this.held.interrupt()
+  private holdAnswers(pausedAtMs: number) {
+    if (this.current?.phase === 'gated') this.current.discard()
+    const holdable = this.options.resumeAfterNoise ? [...this.answers] : []
+    if (holdable.length === 0 || pausedAtMs >= this.clock.sentMs) {
+      // Holding is off (the client was not told it is on), or nothing was left to play
+      this.output.send('Interrupt')
+      this.interruptAnswers({ ms: pausedAtMs })
+      return
     }
-    if (this.transcript.pending && this.current && isHeard(this.current.run)) return
-    const text = this.transcript.take()
-    if (text !== '') {
-      this.unanswered = true
-      try {
-        this.options.agent.addUserMessage(text)
-      } catch (error) {
-        this.options.output.log('Adding the user message threw:', error)
-      }
-    }
-    if (this.speaking || this.muted) return
-    this.endUserTurn()
+    this.pause = { atMs: pausedAtMs, answers: holdable }
+    for (const answer of holdable) answer.hold()
   }
 
-  /** Ends a user turn that has no new transcript: answer what is unanswered, else skip. */
-  private endUserTurn() {
-    if (this.unanswered) {
-      this.startAnswer()
-    } else {
-      // Even while something else is being spoken: this turn itself gets no answer.
-      this.turn = undefined
-      this.options.output.send('SkipAnswer')
-      this.held?.resume() // no words: the utterance was noise
+  /** The user's speech was noise: the held answers play on. */
+  private resumeHeld() {
+    const pause = this.pause
+    if (!pause) return
+    this.pause = undefined
+    clearTimeout(pause.timer)
+    this.output.send('Resume')
+    this.clock.resumed(pause.atMs, performance.now())
+    for (const answer of pause.answers) answer.resume(pause.atMs)
+  }
+
+  /** The user really interrupted: the held answers are cut where the client paused them. */
+  private interruptHeld() {
+    const pause = this.pause
+    if (!pause) return
+    this.pause = undefined
+    clearTimeout(pause.timer)
+    this.output.send('Interrupt')
+    this.clock.dropped(performance.now())
+    for (const answer of pause.answers) answer.interrupt(pause.atMs)
+  }
+
+  answerAudible(answer: Answer): void {
+    // The user's words are being answered: what they paused will not resume
+    if (this.pause && !this.pause.answers.includes(answer)) this.interruptHeld()
+  }
+
+  answerProduced(answer: Answer): void {
+    this.waiting.get(answer)?.()
+    this.waiting.delete(answer)
+    // The user's words got no answer, and were not found to be noise: they interrupted.
+    if (this.pause && !this.pause.answers.includes(answer) && answer.outcome !== 'spoken') {
+      this.interruptHeld()
     }
+    // Words that came while this answer was heard are answered now
+    if (this.transcript.pending && !this.transcript.waiting && !this.speaking) {
+      this.onTurnText(true)
+    }
+  }
+
+  answerFinal(answer: Answer): void {
+    const index = this.answers.indexOf(answer)
+    if (index !== -1) this.answers.splice(index, 1)
+    this.waiting.get(answer)?.()
+    this.waiting.delete(answer)
+    // Nothing of it was kept: its user messages are answered with the next turn
+    if (answer.forUser && !answer.answered) this.unanswered = true
+    this.flushEndCall()
+  }
+
+  private flushEndCall() {
+    if (!this.endCallPending || this.answers.length > 0 || !this.outbox.empty) return
+    this.endCallPending = false
+    this.output.send('EndCall')
+  }
+
+  // ---- user turns ----
+
+  private userTurn(): UserTurn {
+    return (this.turn ??= { clock: { stopAt: performance.now() } })
+  }
+
+  /**
+   * The user is not speaking and their turn has text, or is over (`settled`). New words join the
+   * turn's user message while nothing of its answer went out or was done (the answer restarts with
+   * the whole text); otherwise they wait for the answer to be produced and make a turn of their own.
+   */
+  private onTurnText(settled: boolean) {
+    if (this.destroyed) return
+    let turn = this.userTurn()
+    if (this.transcript.pending) {
+      // Words while a held answer is still being produced: a real interruption (the TTS is needed)
+      if (this.current?.producing && this.current.phase === 'held') this.interruptHeld()
+      if (turn.message && turn.answer && !turn.answer.restartable) {
+        if (turn.answer.producing) {
+          if (settled) turn.answer.open()
+          return // answered once this answer is produced
+        }
+        turn = this.turn = { clock: turn.clock }
+      }
+      this.turnWords(turn, this.transcript.take())
+    }
+    if (this.speaking || this.muted) return
+    const running = turn.answer && !turn.answer.final ? turn.answer : undefined
+    if (running) {
+      if (settled) running.open()
+      return
+    }
+    if (this.unanswered) {
+      this.startAnswer('answer', { turn, gated: !settled })
+    } else if (settled && !turn.message) {
+      // No words: the turn gets no answer (and what it paused resumes: it was noise)
+      this.output.send('SkipAnswer')
+      this.resumeHeld()
+    }
+  }
+
+  /** The turn's words: its user message, or added to it (the answer to it is asked again). */
+  private turnWords(turn: UserTurn, text: string) {
+    turn.clock.transcriptAt ??= performance.now()
+    turn.answer?.discard()
+    turn.answer = undefined
+    this.unanswered = true
+    if (!turn.message) {
+      turn.message = this.addUserMessage(text)
+      return
+    }
+    const joined = this.agent.updateMessage(turn.message, {
+      content: `${turn.message.content} ${text}`,
+    })
+    if (!joined) {
+      turn.message = this.addUserMessage(text)
+      return
+    }
+    turn.message = joined
+    this.outbox.push({ type: 'cancel-last-user-message' })
+    this.outbox.push({ type: 'item', item: joined })
+  }
+
+  private addUserMessage(text: string): MicdropConversationMessage | undefined {
+    const before = this.agent.conversation.length
+    try {
+      this.agent.addUserMessage(text)
+    } catch (error) {
+      this.output.log('Adding the user message threw:', error)
+    }
+    const added = this.agent.conversation.at(-1)
+    return this.agent.conversation.length > before && added?.role === 'user' ? added : undefined
   }
 
   private closeUtterance(): Utterance | undefined {
@@ -272,135 +430,6 @@ export class CallController {
     this.utterance = undefined
     utterance?.end()
     return utterance
-  }
-
-  // ---- answers ----
-
-  private startRun(
-    text: Readable,
-    kind: RunKind,
-    forUser: boolean,
-    turn?: TurnClock,
-    requestedAt?: number,
-    opening?: Opening
-  ): CurrentRun {
-    const playback = opening?.playback ?? this.heard.begin(kind === 'answer')
-    text.on('data', (chunk: Buffer | string) => (playback.text += chunk.toString()))
-    const run = new AnswerRun({
-      text,
-      requestedAt,
-      tts: this.options.tts,
-      onAudio: (audio, first) => {
-        if (this.held && !this.held.done) {
-          if (this.held.run === run) return this.held.hold(audio, first)
-          this.held.interrupt() // the user's words are being answered
-        }
-        playback.sent(audio.length)
-        this.options.output.audio(audio, first)
-      },
-      onDone: this.onRunDone,
-    })
-    const current: CurrentRun = { run, kind, forUser, turn, playback }
-    if (opening) {
-      run.messageSaved = opening.messageSaved
-      run.skipped = opening.skipped
-    }
-    this.current = current
-    run.start()
-    return current
-  }
-
-  /** A promise of the run's end (at once if it already ended, or never started). */
-  private whenDone(current: CurrentRun | undefined): Promise<void> {
-    if (!current || this.current !== current) return Promise.resolve()
-    return new Promise((resolve) => {
-      current.resolve = resolve
-    })
-  }
-
-  private readonly onRunDone = (run: AnswerRun, outcome: AnswerOutcome) => {
-    const current = this.current
-    if (!current || current.run !== run) return
-    this.current = undefined
-    this.heard.ended(current.playback, outcome)
-    // The user's words got no answer, and were not found to be noise: they interrupted.
-    if (this.held && !this.held.done && this.held.run !== run) this.held.interrupt()
-    const { output, tts, agent } = this.options
-    if (outcome !== 'spoken') {
-      // The TTS may still hold text of this run: no audio of it may come later.
-      tryCall(() => tts.cancel(), output)
-      if (outcome === 'failed') tryCall(() => agent.cancel(), output)
-    }
-    const answered = outcome === 'spoken' && (current.kind === 'speech' || run.messageSaved)
-    if (!answered && !run.skipped) output.send('SkipAnswer')
-    if (current.turn && run.firstAudioAt !== undefined) {
-      output.metrics(turnMetrics(current.turn, run))
-    }
-    output.answerEnd(outcome)
-    current.resolve?.()
-    this.flushEndCall()
-    // A transcript that completed while this answer was heard.
-    if (this.transcript.pending && !this.transcript.waiting && !this.speaking) {
-      this.onTranscriptComplete()
-    }
-  }
-
-  /** Stops the current run: TTS and agent cancelled, nothing of it sent any more. */
-  private cancelRun(report = true) {
-    const current = this.current
-    if (!current) return
-    this.current = undefined
-    current.run.cancel()
-    // An interrupted answer was never saved: its user message is answered with the next turn,
-    // even if that turn is only noise.
-    if (current.forUser && !current.run.messageSaved) this.unanswered = true
-    const { output, tts, agent } = this.options
-    tryCall(() => tts.cancel(), output)
-    if (current.kind === 'answer') tryCall(() => agent.cancel(), output)
-    if (report) output.answerEnd('cancelled')
-    current.resolve?.()
-    if (report) this.flushEndCall()
-  }
-
-  /**
-   * At `StartSpeaking`: holds the answer the client paused (`Played` with `paused`), or keeps
-   * holding it while the user speaks again. False: cancel it as usual.
-   */
-  private holdAnswer(): boolean {
-    if (this.held && !this.held.done) {
-      this.held.stopTimer()
-      this.heard.client.takeReport()
-      return true
-    }
-    const pausedAtMs = this.heard.client.pausedAtMs
-    if (pausedAtMs === undefined) return false
-    if (!this.options.resumeAfterNoise || (!this.current && !this.heard.playing)) {
-      // Nothing to resume: the client drops what it paused.
-      this.options.output.send('Interrupt')
-      return false
-    }
-    this.heard.client.takeReport()
-    const run = this.current?.run
-    this.held = new HeldAnswer(
-      {
-        output: this.options.output,
-        heard: this.heard,
-        cancelRun: (held) => {
-          if (this.current?.run === held) this.cancelRun()
-        },
-      },
-      run,
-      this.heard.suspend(),
-      pausedAtMs,
-      this.options.resumeTimeoutMs
-    )
-    return true
-  }
-
-  private flushEndCall() {
-    if (!this.endCallPending || this.current || this.opening || this.heard.holding) return
-    this.endCallPending = false
-    this.options.output.send('EndCall')
   }
 
   // ---- agent, STT and TTS events ----
@@ -411,7 +440,7 @@ export class CallController {
    * into the emitter: a provider's socket handler or stream must never fail because of the call.
    */
   private listen(): void {
-    const { agent, stt, tts } = this.options
+    const { agent, stt, tts } = this
     this.on(agent, 'Message', this.onAgentMessage)
     this.on(agent, 'ToolMessage', this.onAgentToolMessage)
     this.on(agent, 'CancelLastUserMessage', this.onAgentCancelLastUserMessage)
@@ -441,89 +470,90 @@ export class CallController {
       try {
         ;(handler as (...args: unknown[]) => void).apply(this, args)
       } catch (error) {
-        this.options.output.log(`Error handling ${String(event)}:`, error)
+        this.output.log(`Error handling ${String(event)}:`, error)
       }
     }) as EventEmitter.EventListener<Events, Event>
     emitter.on(event, listener)
     this.listeners.push(() => emitter.off(event, listener))
   }
 
-  private onAgentMessage(message: MicdropConversationMessage) {
-    if (message.role === 'assistant') {
-      const { opening, current } = this
-      if (opening) opening.messageSaved = true
-      else if (current?.kind === 'answer') current.run.messageSaved = true
-      // Held until the answer's audio has played, or cut to what was heard
-      const playback = opening ? opening.playback : current?.playback
-      if ((opening || current?.kind === 'answer') && this.heard.hold(playback, message)) return
-    }
-    if (this.held?.queue(message)) return
-    this.options.output.send('Message', message)
+  /** The answer the agent is producing, whose events these are. */
+  private get answering(): Answer | undefined {
+    const answer = this.current
+    return answer?.producing && answer.kind !== 'speech' ? answer : undefined
   }
 
-  private onAgentToolMessage(item: MicdropConversationItem) {
-    const playback = this.opening?.playback ?? this.current?.playback
-    if (this.heard.holdAfter(playback, item)) return
-    if (this.held?.queue(item)) return
-    this.options.output.send('Message', item)
+  private onAgentMessage(message: MicdropConversationMessage) {
+    if (message.role === 'assistant' && this.answering) return this.answering.saved(message)
+    this.outbox.push({ type: 'item', item: message })
+  }
+
+  private onAgentToolMessage(item: MicdropConversationToolItem) {
+    if (this.answering) return this.answering.toolItem(item)
+    this.outbox.push({ type: 'item', item })
   }
 
   private onAgentCancelLastUserMessage() {
-    this.held?.resume() // the agent found the user's words to be noise (sends them first)
-    this.options.output.send('CancelLastUserMessage')
+    this.resumeHeld() // the agent found the user's words to be noise
+    if (this.answering) return this.answering.cancelledUserMessage()
+    this.outbox.push({ type: 'cancel-last-user-message' })
   }
 
   private onAgentSkipAnswer() {
-    if (this.opening) this.opening.skipped = true
-    else if (this.current) this.current.run.skipped = true
-    this.options.output.send('SkipAnswer')
+    if (this.answering) return this.answering.agentFrame('SkipAnswer')
+    this.output.send('SkipAnswer')
   }
 
   private onAgentEndCall() {
+    this.answering?.endsCall()
     this.endCallPending = true
     this.flushEndCall()
   }
 
   private onAgentToolCall(toolCall: MicdropToolCall) {
-    this.options.output.send('ToolCall', toolCall)
+    if (this.answering) return this.answering.agentFrame('ToolCall', toolCall)
+    this.output.send('ToolCall', toolCall)
   }
 
   private onAgentFailed(error: unknown) {
-    this.options.output.log('Agent failed:', error)
+    this.output.log('Agent failed:', error)
+  }
+
+  private onTranscript(text: string) {
+    if (this.destroyed) return
+    this.transcript.piece(text)
+  }
+
+  private onTranscriptEnd() {
+    if (this.destroyed) return
+    this.transcript.end()
+  }
+
+  private onSttFailed(error: unknown) {
+    this.output.log('STT failed:', error)
+    if (this.utterance) this.utterance.failed = true
+    this.transcript.failed()
   }
 
   private onTtsAudio(audio: Buffer) {
-    this.current?.run.audio(audio)
+    this.current?.ttsAudio(audio)
   }
 
   private onTtsWords(words: TTSWord[]) {
-    this.current?.playback.words.push(...words)
+    this.current?.ttsWords(words)
   }
 
   private onTtsAudioEnd() {
-    this.current?.run.audioEnd()
+    this.current?.ttsAudioEnd()
   }
 
   private onTtsFailed(error: unknown) {
-    this.options.output.log('TTS failed:', error)
-    this.current?.run.ttsFailed(error)
+    this.output.log('TTS failed:', error)
+    this.current?.ttsFailed()
   }
-}
-
-/** Some of the run reached the client: its audio, or its assistant message. */
-function isHeard(run: AnswerRun): boolean {
-  return run.firstAudioAt !== undefined || run.messageSaved
 }
 
 /** The utterance's audio went to the STT: its transcript may still come. */
 function transcribing(utterance: Utterance | undefined): boolean {
   return utterance !== undefined && utterance.bytes > 0 && !utterance.failed
-}
-
-function tryCall(action: () => void, output: { log(...message: unknown[]): void }) {
-  try {
-    action()
-  } catch (error) {
-    output.log('Cancel threw:', error)
-  }
 }

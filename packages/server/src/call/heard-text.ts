@@ -6,7 +6,7 @@ import type { TTSWord } from '@openmic/core'
  */
 const DEFAULT_MS_PER_CHAR = 65
 
-/** What is known of an answer's speech when it is cut. */
+/** What is known of an answer's speech. */
 export interface SpokenText {
   /** The text given to the TTS so far. */
   text: string
@@ -18,50 +18,75 @@ export interface SpokenText {
   words: readonly TTSWord[]
 }
 
+/** A word of an answer whose place in the audio is known. */
+export interface TimedWord {
+  /** The word with the text before it since the previous word (spaces, punctuation). */
+  text: string
+  /** When its end is heard, in ms from the start of the answer's audio. */
+  endMs: number
+}
+
 /**
- * The part of `spoken.text` heard in the first `playedMs` of its audio, ending at the end of a word
- * (never inside one). With word timings, a word is heard once its end was played; without them,
- * characters are spread evenly over the audio.
+ * How many characters of `spoken.text` were heard in the first `playedMs` of its audio: up to the
+ * end of the last word heard (never inside one). With word timings, a word is heard once its end
+ * was played; without them, characters are spread evenly over the audio.
  */
-export function heardText(spoken: SpokenText, playedMs: number): string {
+export function heardChars(spoken: SpokenText, playedMs: number): number {
   const { text } = spoken
-  if (playedMs <= 0 || text.length === 0) return ''
+  if (playedMs <= 0 || text.length === 0) return 0
+  // The TTS may still be aligning the last words: all of them heard if everything was played
+  if (spoken.complete && playedMs >= spoken.audioMs) return text.length
   if (spoken.words.length > 0) {
-    const heardWords = spoken.words.filter((word) => word.endMs <= playedMs).length
-    // The TTS may still be aligning the last words: all of them heard if everything was played.
-    if (spoken.complete && playedMs >= spoken.audioMs) return text.trim()
-    return firstWords(text, heardWords)
+    const heard = spoken.words.filter((word) => word.endMs <= playedMs).length
+    const ends = wordEnds(text)
+    return ends[Math.min(heard, ends.length) - 1] ?? 0
   }
   const totalMs = spoken.complete
     ? spoken.audioMs
     : Math.max(spoken.audioMs, text.length * DEFAULT_MS_PER_CHAR)
-  if (totalMs <= 0) return ''
+  if (totalMs <= 0) return 0
   const chars = Math.floor((text.length * Math.min(playedMs, totalMs)) / totalMs)
-  return wordsWithin(text, chars)
-}
-
-/** The first `count` words of `text` (words: runs of non-space characters), trimmed. */
-function firstWords(text: string, count: number): string {
-  if (count <= 0) return ''
-  const pattern = /\S+/g
   let end = 0
-  for (let i = 0; i < count; i++) {
-    const match = pattern.exec(text)
-    if (!match) break
-    end = match.index + match[0].length
-  }
-  return text.slice(0, end).trim()
-}
-
-/** The words of `text` that end within its first `chars` characters, trimmed. */
-function wordsWithin(text: string, chars: number): string {
-  if (chars >= text.length) return text.trim()
-  const pattern = /\S+/g
-  let end = 0
-  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
-    const wordEnd = match.index + match[0].length
+  for (const wordEnd of wordEnds(text)) {
     if (wordEnd > chars) break
     end = wordEnd
   }
-  return text.slice(0, end).trim()
+  return end
+}
+
+/** The part of `spoken.text` heard in the first `playedMs` of its audio, trimmed. */
+export function heardText(spoken: SpokenText, playedMs: number): string {
+  return spoken.text.slice(0, heardChars(spoken, playedMs)).trim()
+}
+
+/**
+ * The words of `spoken.text` from word `from` on whose place in the audio is known: with word
+ * timings, those the TTS aligned; without, all of them once the audio is complete (spread evenly).
+ */
+export function timedWords(spoken: SpokenText, from: number): TimedWord[] {
+  const ends = wordEnds(spoken.text)
+  const timed: TimedWord[] = []
+  const known = spoken.words.length > 0 ? Math.min(spoken.words.length, ends.length) : 0
+  const all = spoken.complete ? ends.length : known
+  for (let k = from; k < all; k++) {
+    const start = k === 0 ? 0 : ends[k - 1]!
+    const endMs =
+      k < known
+        ? spoken.words[k]!.endMs
+        : spoken.words.length > 0
+          ? spoken.audioMs
+          : (ends[k]! * spoken.audioMs) / spoken.text.length
+    timed.push({ text: spoken.text.slice(start, ends[k]), endMs })
+  }
+  return timed
+}
+
+/** Where each word (a run of non-space characters) of `text` ends. */
+function wordEnds(text: string): number[] {
+  const ends: number[] = []
+  const pattern = /\S+/g
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    ends.push(match.index + match[0].length)
+  }
+  return ends
 }

@@ -5,20 +5,25 @@ export interface TurnTranscriptOptions {
   graceMs: number
   /** After the user stopped speaking, the longest wait for the transcript to complete (ms). */
   timeoutMs: number
-  /** The user turn's transcript is complete (or given up on): the caller takes it and answers. */
-  onComplete: () => void
+  /**
+   * The user is not speaking and the turn has text to {@link TurnTranscript.take} (or, `settled`,
+   * is over without more). `settled` false: an STT that cannot signal may still send a piece of
+   * the same turn within the grace; this is called again then, and with `settled` at its end.
+   */
+  onText: (settled: boolean) => void
   log: (...message: unknown[]) => void
 }
 
 /**
  * The transcript of a user turn, which an STT may deliver in pieces, some after `StopSpeaking`.
- * The pieces are held and joined, so that one turn becomes one user message and gets one answer;
- * `onComplete` fires once the user is not speaking and no piece can still come:
- * - with an STT that signals it, when every utterance it transcribes got its `TranscriptEnd` (or the
- *   STT failed);
- * - otherwise `graceMs` after the last piece (or after `StopSpeaking`), or at once when the
- *   utterance had nothing to transcribe.
- * In both cases `timeoutMs` after `StopSpeaking` at most, when the STT stays silent.
+ * The pieces are held and joined, so that one turn becomes one user message and gets one answer.
+ * Once the user is not speaking, `onText(settled)` tells when to take them:
+ * - with an STT that signals it, settled when every utterance it transcribes got its
+ *   `TranscriptEnd` (or the STT failed);
+ * - otherwise at each piece (not settled: the caller may start answering, and holds the answer's
+ *   output), then settled `graceMs` after the last piece (or at once when the utterance had nothing
+ *   to transcribe).
+ * In both cases settled `timeoutMs` after `StopSpeaking` at most, when the STT stays silent.
  *
  * A piece that comes after that (an STT late beyond its own signal or the grace) starts a new
  * wait, so that it too is joined with whatever follows it within the grace.
@@ -68,15 +73,17 @@ export class TurnTranscript {
     this.speaking = false
     this.waitingForEnd = true
     if (this.options.signalsEnd()) {
-      if (this.open === 0) return this.complete()
+      if (this.open === 0) return this.settle()
     } else {
-      if (!transcribing) return this.complete()
+      if (!transcribing) return this.settle()
       if (this.heardSinceStart) this.startGrace()
+      if (this.pending) this.options.onText(false)
+      if (this.graceTimer) return
     }
     this.timeoutTimer = setTimeout(() => {
       this.options.log('The transcript did not complete in time')
       this.open = 0
-      this.complete()
+      this.settle()
     }, this.options.timeoutMs)
   }
 
@@ -86,25 +93,28 @@ export class TurnTranscript {
     if (trimmed !== '') this.pieces.push(trimmed)
     this.heardSinceStart = true
     if (this.speaking) return
-    if (this.waitingForEnd) {
-      if (!this.options.signalsEnd()) this.startGrace()
-    } else if (trimmed !== '') {
+    const signals = this.options.signalsEnd()
+    if (!this.waitingForEnd) {
+      if (trimmed === '') return
       // Late, after the turn's transcript was complete: nothing tells when the STT is done with it.
       this.waitingForEnd = true
       this.startGrace()
+    } else if (!signals) {
+      this.startGrace()
     }
+    if (!signals && trimmed !== '') this.options.onText(false)
   }
 
   /** A `TranscriptEnd`: one transcription is complete. */
   end(): void {
     if (this.open > 0) this.open--
-    if (this.waitingForEnd && this.open === 0) this.complete()
+    if (this.waitingForEnd && this.open === 0) this.settle()
   }
 
   /** The STT failed: no more pieces will come for the utterances it was transcribing. */
   failed(): void {
     this.open = 0
-    if (this.waitingForEnd) this.complete()
+    if (this.waitingForEnd) this.settle()
   }
 
   /** The joined pieces, which are then no longer held ('' when none). */
@@ -123,12 +133,12 @@ export class TurnTranscript {
     clearTimeout(this.graceTimer)
     clearTimeout(this.timeoutTimer)
     this.timeoutTimer = undefined
-    this.graceTimer = setTimeout(() => this.complete(), this.options.graceMs)
+    this.graceTimer = setTimeout(() => this.settle(), this.options.graceMs)
   }
 
-  private complete() {
+  private settle() {
     this.stopWaiting()
-    this.options.onComplete()
+    this.options.onText(true)
   }
 
   private stopWaiting() {

@@ -1,16 +1,22 @@
 import type { Agent, STT, TTS } from '@openmic/core'
 import type { MicdropServerCommand, MicdropTurnMetrics } from '@openmic/core/protocol'
-import type { AnswerOutcome } from '../answer/AnswerRun.js'
+import type { AnswerOutcome } from './Answer.js'
+import type { ConversationChange } from './outbox.js'
 
 /**
  * What a call does to the outside world: the socket and the server's events. Its functions are
  * called unbound.
  */
 export interface CallOutput {
-  /** Sends a text command (`Name` or `Name <json>`). */
+  /** Sends a text frame (`Name` or `Name <json>`) that changes nothing in the conversation. */
   send(name: MicdropServerCommand, payload?: unknown): void
   /** Sends assistant audio; `first` is the first chunk of an answer (sent without delay). */
   audio(audio: Buffer, first: boolean): void
+  /**
+   * A change to the conversation: `record` keeps it (the store, the `Message` event: it is final),
+   * `frame` shows it to the client (a `Message` or `CancelLastUserMessage` frame).
+   */
+  change(change: ConversationChange, how: { frame: boolean; record: boolean }): void
   metrics(metrics: MicdropTurnMetrics): void
   answerEnd(outcome: AnswerOutcome): void
   log(...message: unknown[]): void
@@ -27,6 +33,6 @@ export interface CallControllerOptions {
   resumeAfterNoise: boolean
   /** After the paused-over utterance ended, how long to wait for noise before interrupting (ms). */
   resumeTimeoutMs: number
-  /** With an STT that does not signal `TranscriptEnd`: the wait after its last piece (ms). */
+  /** With an STT that does not signal `TranscriptEnd`: how long an answer's output waits after its last piece (ms). */
   transcriptGraceMs: number
 }

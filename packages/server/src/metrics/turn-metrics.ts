@@ -1,5 +1,4 @@
 import type { MicdropTurnMetrics } from '@openmic/core/protocol'
-import type { AnswerRun } from '../answer/AnswerRun.js'
 
 /** When the user turn that an answer replies to ended, and when its transcript came. */
 export interface TurnClock {
@@ -9,16 +8,28 @@ export interface TurnClock {
   transcriptAt?: number
 }
 
+/** When an answer was asked for, and when its first text and audio came and went (performance.now()). */
+export interface AnswerTimes {
+  requestedAt: number
+  firstTextAt?: number
+  /** The TTS's first audio. */
+  firstAudioAt?: number
+  /** The first audio handed to the socket. */
+  firstSentAt?: number
+}
+
 /** The latencies of one turn, in ms, rounded to 0.01 ms; a step that did not happen is left out. */
-export function turnMetrics(turn: TurnClock, run: AnswerRun): MicdropTurnMetrics {
+export function turnMetrics(turn: TurnClock, answer: AnswerTimes): MicdropTurnMetrics {
   const metrics: MicdropTurnMetrics = {}
   if (turn.transcriptAt !== undefined)
     metrics.sttMs = ms(Math.max(0, turn.transcriptAt - turn.stopAt))
-  if (run.firstTextAt !== undefined) metrics.agentFirstTextMs = ms(run.firstTextAt - run.startedAt)
-  if (run.firstTextAt !== undefined && run.firstAudioAt !== undefined) {
-    metrics.ttsFirstAudioMs = ms(run.firstAudioAt - run.firstTextAt)
+  if (answer.firstTextAt !== undefined) {
+    metrics.agentFirstTextMs = ms(answer.firstTextAt - answer.requestedAt)
   }
-  if (run.firstAudioAt !== undefined) metrics.endToEndMs = ms(run.firstAudioAt - turn.stopAt)
+  if (answer.firstTextAt !== undefined && answer.firstAudioAt !== undefined) {
+    metrics.ttsFirstAudioMs = ms(answer.firstAudioAt - answer.firstTextAt)
+  }
+  if (answer.firstSentAt !== undefined) metrics.endToEndMs = ms(answer.firstSentAt - turn.stopAt)
   return metrics
 }
 

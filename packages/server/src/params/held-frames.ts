@@ -5,6 +5,14 @@ interface HeldFrame {
   isBinary: boolean
 }
 
+/** Set on a socket whose params frame `waitForParams` read: the client has spoken first. */
+const paramsRead = Symbol('openmic.paramsRead')
+
+/** Whether `waitForParams` read the params of `socket` (its client sent a frame already). */
+export function readParamsOf(socket: WebSocket): boolean {
+  return (socket as WebSocket & { [paramsRead]?: boolean })[paramsRead] === true
+}
+
 /**
  * Holds the frames that follow the params until the app listens to the socket again, then gives
  * them back on the socket itself. `ws` emits every frame of a TCP chunk at once, so a
@@ -18,6 +26,7 @@ interface HeldFrame {
  * dropped with it.
  */
 export function holdFrames(socket: WebSocket): void {
+  ;(socket as WebSocket & { [paramsRead]?: boolean })[paramsRead] = true
   const frames: HeldFrame[] = []
   let over = false
   const hold = (data: RawData, isBinary: boolean) => {

@@ -7,13 +7,16 @@ import {
   encodeServerMessage,
   parseClientExtension,
   type MicdropCallSummary,
+  type MicdropClientHello,
   type MicdropServerCommand,
 } from '@openmic/core/protocol'
 import { WebSocket, type RawData } from 'ws'
 import { CallController } from '../call/CallController.js'
+import type { ConversationChange } from '../call/outbox.js'
 import { drainCall } from '../drain/drainCall.js'
 import { CallStore } from '../store/CallStore.js'
 import { defaultConversationStore } from '../store/MemoryConversationStore.js'
+import { readParamsOf } from '../params/held-frames.js'
 import { FrameWriter } from './frame-writer.js'
 import { frameBuffer, frameSize } from './frames.js'
 import type { MicdropServerEvents, MicdropServerOptions } from './types.js'
@@ -100,6 +103,7 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
       output: {
         send: (name, payload) => this.send(name, payload),
         audio: (audio, first) => this.sendAudio(audio, first),
+        change: (change, how) => this.sendChange(change, how),
         metrics: (metrics) => {
           if (this.options.sendMetrics) this.send('Metrics', metrics)
           this.safeEmit('Metrics', metrics)
@@ -115,6 +119,9 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
       queueMicrotask(() => this.onClose())
       return
     }
+    // The client spoke first (its params): once the frames behind them are handled (an openmic
+    // client's `Hello`, given back on the next turn of the loop), it is known which client it is.
+    if (readParamsOf(socket)) setImmediate(() => this.call.clientKnown())
     // Started on the next microtask, so that listeners attached right after `new` see everything.
     queueMicrotask(() => {
       if (this.ended) return
@@ -179,8 +186,7 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
     if (this.opened) return // the app already called speak() or answer()
     this.opened = true
     if (firstMessage) {
-      this.agent.addAssistantMessage(firstMessage)
-      void this.call.speak(firstMessage)
+      this.call.greet(firstMessage)
     } else if (generateFirstMessage) {
       void this.call.answer()
     } else {
@@ -205,16 +211,22 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
 
   private readonly onMessage = (data: RawData, isBinary: boolean) => {
     if (this.ended) return
-    // Frames that come in while the history loads are handled after it, in order.
-    if (this.store?.holdIncoming(() => this.onMessage(data, isBinary))) return
     try {
       if (frameSize(data) > (this.options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES)) {
         this.log(`Frame of ${frameSize(data)} bytes is over the limit: closing`)
         this.close(MicdropCloseCodes.MessageTooBig, 'Frame too large')
         return
       }
-      if (isBinary) return this.onAudio(frameBuffer(data))
-      this.onCommand(frameBuffer(data).toString())
+      const text = isBinary ? undefined : frameBuffer(data).toString()
+      // The client's Hello changes nothing in the conversation: it counts at once, history or not
+      const extension = text === undefined ? undefined : parseClientExtension(text)
+      if (extension?.type === 'Hello') return this.onHello(extension.hello)
+      // Frames that come in while the history loads are handled after it, in order.
+      if (this.store?.holdIncoming(() => this.onMessage(data, isBinary))) return
+      if (text === undefined) this.onAudio(frameBuffer(data))
+      else if (extension) this.call.played(extension.played)
+      else this.onCommand(text)
+      this.call.clientKnown()
     } catch (error) {
       this.log('Internal error:', error)
       this.close(MicdropCloseCodes.InternalError, 'Internal error')
@@ -234,7 +246,6 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
       case MicdropClientCommands.Mute:
         return this.call.mute()
       default:
-        if (this.onExtension(text)) return
         this.log(`Ignored unknown text frame: ${text.slice(0, 80)}`)
     }
   }
@@ -277,22 +288,36 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
     this.log('Socket error:', error)
   }
 
-  /** An openmic client's extension message; false if it is not one. */
-  private onExtension(text: string): boolean {
-    const message = parseClientExtension(text)
-    if (!message) return false
-    if (message.type === 'Played') this.call.played(message.played.ms, !!message.played.paused)
-    return true
+  /** An openmic client said what it does: the server answers with what it does. */
+  private onHello(hello: MicdropClientHello) {
+    this.call.captions = hello.captions === true
+    this.send('Hello', { resume: this.options.resumeAfterNoise ?? true })
+    this.call.clientKnown()
   }
 
   private send(name: MicdropServerCommand, payload?: unknown) {
     if (this.ended && !this.sendingFinal) return
-    // Every conversation change the client sees is stored first (when there is a store): the
-    // frame waits for it. Events are not held: they follow the call as it happens.
-    if (this.store) this.store.record(name, payload)
     const frame = encodeServerMessage(name, payload)
     this.deliver(() => this.writer.send(frame, false))
-    if (name === 'Message') this.safeEmit('Message', payload as MicdropServerEvents['Message'][0])
+  }
+
+  /**
+   * A conversation change: recorded once final (the store, then the `Message` event), shown to the
+   * client with a frame. A frame waits for its record to be stored (when there is a store), so that
+   * every change the client sees is kept; events are not held: they follow the call as it happens.
+   */
+  private sendChange(change: ConversationChange, how: { frame: boolean; record: boolean }) {
+    if (this.ended && !this.sendingFinal) return
+    const [name, payload] =
+      change.type === 'item'
+        ? (['Message', change.item] as const)
+        : (['CancelLastUserMessage', undefined] as const)
+    if (how.record) this.store?.record(name, payload)
+    if (how.frame) {
+      const frame = encodeServerMessage(name, payload)
+      this.deliver(() => this.writer.send(frame, false))
+    }
+    if (how.record && change.type === 'item') this.safeEmit('Message', change.item)
   }
 
   private sendAudio(audio: Buffer, first: boolean) {
