@@ -126,8 +126,9 @@ describe('ElevenLabsTTS', () => {
     const stream = new PassThrough()
     tts.speak(stream)
     stream.write('Let me check. ')
-    await sleep(200) // a tool runs: no text
-    expect(fake.contexts[0]!.keepAlives).toBeGreaterThanOrEqual(3)
+    // A tool runs: no text. Keep-alives come one after another (the default interval, 15 s, would
+    // time this out), counted as they come rather than within a fixed 200 ms.
+    await until(() => (fake.contexts[0]?.keepAlives ?? 0) >= 3, 3000, 'three keep-alives')
     const keepAlive = (fake.connections[0]!.messages as any[]).find((m) => m.text === '')
     expect(keepAlive).toEqual({ text: '', context_id: fake.contexts[0]!.id })
     stream.end('Done.')

@@ -40,10 +40,11 @@ describe('LocalSTT', () => {
         `worst timer lag ${maxLag.toFixed(1)} ms over ${lags.length} ticks`
     )
     expect(text).toContain('tomorrow morning')
-    // Decoding on the event loop would stall the timer for the whole decode (hundreds of ms); the
-    // bound is relative so that a loaded machine (the timer thread descheduled) does not fail it.
-    expect(decodeMs).toBeGreaterThan(200)
-    expect(maxLag).toBeLessThan(decodeMs / 4)
+    // Decoding on the event loop would stall the timer for about the whole decode, however long
+    // that takes here. The bound is relative, so that a loaded machine (the timer thread
+    // descheduled) does not fail it, and at half the decode: a worker decode has shown lags of an
+    // eighth of it on a 2-core machine. Nothing bounds the decode time: a fast machine is no failure.
+    expect(maxLag).toBeLessThan(decodeMs / 2)
   })
 
   it('reuses its decoder across utterances', async () => {

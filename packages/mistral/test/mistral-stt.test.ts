@@ -277,7 +277,9 @@ describe('MistralSTT: failures', () => {
     const start = performance.now()
     say(stt, chunk(1))
     await waitForEnds(1)
-    expect(performance.now() - start).toBeGreaterThanOrEqual(110)
+    // Half the timeout, never a ms-tight bound (a timer may fire a fraction of a ms early): an STT
+    // failing at once, not after its timeout, still fails it.
+    expect(performance.now() - start).toBeGreaterThanOrEqual(120 / 2)
     expect((ends()[0]!.value as Error).message).toBe(
       'MistralSTT: no transcript 120 ms after the utterance ended'
     )

@@ -56,16 +56,20 @@ describe('FakeSseServer options', () => {
       [
         { type: 'text', delta: 'a' },
         { type: 'text', delta: 'b' },
+        { type: 'text', delta: 'c' },
+        { type: 'text', delta: 'd' },
       ],
-      { partDelayMs: 40 }
+      { partDelayMs: 30 }
     )
-    const start = performance.now()
     const done = fetch(`${server.baseURL}/chat/completions`, { method: 'POST', body: '{}' }).then(
       (response) => response.text()
     )
     const [request] = await server.waitForRequests(1)
+    const receivedAt = performance.now()
     expect(request!.body).toEqual({})
     await done
-    expect(performance.now() - start).toBeGreaterThanOrEqual(75)
+    // One wait after each of the four parts, from the request reaching the server: half of
+    // that, a bound no timer firing early can fail, is still twice a single wait.
+    expect(performance.now() - receivedAt).toBeGreaterThanOrEqual((4 * 30) / 2)
   })
 })

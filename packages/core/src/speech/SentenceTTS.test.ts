@@ -15,7 +15,9 @@ interface Script {
 
 /** A TTS whose "audio" for a sentence is its text as bytes, so the tests can read what was said. */
 class ScriptedTTS extends SentenceTTS {
-  readonly started: Array<{ sentence: string; at: number; signal: AbortSignal }> = []
+  readonly started: Array<{ sentence: string; signal: AbortSignal }> = []
+  /** `start <sentence>` when its request starts, `sent <sentence>` once it gave all its audio. */
+  readonly trace: string[] = []
   constructor(
     private readonly script: Script = {},
     options: ConstructorParameters<typeof SentenceTTS>[0] = {}
@@ -24,7 +26,8 @@ class ScriptedTTS extends SentenceTTS {
   }
 
   protected async *synthesize(sentence: string, signal: AbortSignal) {
-    this.started.push({ sentence, at: performance.now(), signal })
+    this.started.push({ sentence, signal })
+    this.trace.push(`start ${sentence}`)
     if (sentence === this.script.stall) await new Promise(() => {})
     if (sentence === this.script.fail) throw new Error(`Scripted TTS: HTTP 500 for "${sentence}"`)
     const bytes = Buffer.from(sentence.length % 2 === 0 ? `${sentence}  ` : `${sentence} `)
@@ -35,6 +38,7 @@ class ScriptedTTS extends SentenceTTS {
       if (signal.aborted) throw signal.reason
       yield bytes.subarray(offset, offset + size)
     }
+    this.trace.push(`sent ${sentence}`)
   }
 }
 
@@ -65,13 +69,17 @@ describe('SentenceTTS', () => {
   it("starts the next sentence's request while the previous one still streams, keeping order", async () => {
     const tts = new ScriptedTTS({ chunkDelayMs: 20, chunks: 4 })
     const { said } = listen(tts)
+    const ended = new Promise<void>((resolve) => tts.once('AudioEnd', resolve))
     tts.speak(Readable.from(['One sentence here. Two sentences here. Three.']))
-    await sleep(400)
-    const [first, second, third] = tts.started
-    // The second request started before the first one's audio (4 × 20 ms) was done...
-    expect(second!.at - first!.at).toBeLessThan(40)
+    await ended
+    // Told by the order of events, not by the clock:
+    const at = (entry: string) => tts.trace.indexOf(entry)
+    const trace = tts.trace.join(', ')
+    // the second request started before the first one's audio (4 × 20 ms) was all sent...
+    expect(at('start Two sentences here.'), trace).toBeGreaterThan(at('start One sentence here.'))
+    expect(at('start Two sentences here.'), trace).toBeLessThan(at('sent One sentence here.'))
     // ...and the third only once the first was heard (lookahead 1).
-    expect(third!.at - first!.at).toBeGreaterThanOrEqual(70)
+    expect(at('start Three.'), trace).toBeGreaterThan(at('sent One sentence here.'))
     expect(said()).toBe('One sentence here. Two sentences here. Three.')
   })
 
