@@ -37,8 +37,9 @@ const BYTES_PER_MS = 32
 
 /**
  * One voice call with a Micdrop-protocol server: microphone → VAD → server, server audio →
- * speaker, with the call state, barge-in, pause and mute, device selection and reconnection.
- * Constructing it touches no browser API; everything starts on `start()`.
+ * speaker, with the call state, barge-in (and the server's pause over a false interruption), the
+ * live caption of the answer, pause and mute, device selection and reconnection. Constructing it
+ * touches no browser API; everything starts on `start()`.
  *
  * ```ts
  * const client = new MicdropClient()
