@@ -152,7 +152,7 @@ export function App() {
         {lastError && <p className="error">{lastError}</p>}
       </section>
 
-      <Conversation items={state.conversation} ended={ended} />
+      <Conversation items={state.conversation} caption={state.caption} ended={ended} />
       <Latency turns={turns} />
     </main>
   )

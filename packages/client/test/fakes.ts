@@ -36,28 +36,36 @@ export class FakeMic extends EventEmitter<MicEvents> implements MicdropMic {
   }
 }
 
-/** A speaker that records what it is asked to play. */
+/**
+ * A speaker that records what it is asked to play, and plays it only as the test says
+ * ({@link FakeSpeaker.elapse}, {@link FakeSpeaker.finish}): nothing here runs on a clock.
+ */
 export class FakeSpeaker extends EventEmitter<SpeakerEvents> implements MicdropSpeaker {
   played: Int16Array[] = []
-  isPlaying = false
   deviceId?: string
   stops = 0
+  isPaused = false
+  /** Audio queued and not played yet (ms): what `playAudio` got, less what `elapse` played. A test may set it. */
+  queuedMs = 0
+  private hasAudio = false
   async start() {}
+  /** As the real speaker: audio is queued and not paused. */
+  get isPlaying() {
+    return this.hasAudio && !this.isPaused
+  }
   playAudio(pcm: Int16Array) {
     this.played.push(pcm)
-    if (!this.isPlaying) {
-      this.isPlaying = true
-      this.emit('StartPlaying')
-    }
+    this.queuedMs += pcm.length / 16
+    if (this.hasAudio) return
+    this.hasAudio = true
+    if (!this.isPaused) this.emit('StartPlaying')
   }
-  isPaused = false
-  /** Set by a test: audio queued and not played yet. */
-  queuedMs = 0
   stopAudio() {
     this.stops++
     this.isPaused = false
-    if (!this.isPlaying) return
-    this.isPlaying = false
+    this.queuedMs = 0
+    if (!this.hasAudio) return
+    this.hasAudio = false
     this.emit('StopPlaying')
   }
   pauseAudio() {
@@ -66,9 +74,18 @@ export class FakeSpeaker extends EventEmitter<SpeakerEvents> implements MicdropS
   resumeAudio() {
     this.isPaused = false
   }
+  /** Plays `ms` of what is queued (nothing while paused); `StopPlaying` once it is all played. */
+  elapse(ms: number) {
+    if (this.isPaused || !this.hasAudio) return
+    this.queuedMs = Math.max(0, this.queuedMs - ms)
+    if (this.queuedMs === 0) this.finish()
+  }
   /** Playback of everything queued ended. */
   finish() {
-    this.stopAudio()
+    this.queuedMs = 0
+    if (!this.hasAudio) return
+    this.hasAudio = false
+    this.emit('StopPlaying')
   }
   getVolume() {
     return this.isPlaying ? -20 : -100
@@ -94,9 +111,12 @@ export class FakeWebSocket implements MicdropWebSocket {
 
   constructor(readonly url: string) {}
 
+  /** Called with each frame the client sends (a fake server listens here). */
+  onSend?: (data: string | ArrayBuffer) => void
   send(data: string | ArrayBuffer) {
     if (this.readyState !== 1) throw new Error('not open')
     this.sent.push(data)
+    this.onSend?.(data)
   }
   close(code = 1000) {
     this.closedWith = code

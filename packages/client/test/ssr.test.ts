@@ -49,7 +49,12 @@ describe('server-side rendering', () => {
       'VolumeVAD',
       'listDevices',
     ])
-    expect(result.state).toMatchObject({ isStarted: false, isStarting: false, conversation: [] })
+    expect(result.state).toMatchObject({
+      isStarted: false,
+      isStarting: false,
+      conversation: [],
+      caption: '',
+    })
     expect(result.singleton).toBe(false)
   })
 

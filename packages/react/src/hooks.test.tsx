@@ -6,6 +6,7 @@ import type { Root } from 'react-dom/client'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   MicdropProvider,
+  useMicdropCaption,
   useMicdropEndCall,
   useMicdropError,
   useMicdropState,
@@ -45,6 +46,40 @@ describe('hooks', () => {
     expect(view.textContent).toBe('muted=true paused=false')
     act(() => client.pause())
     expect(view.textContent).toBe('muted=true paused=true')
+  })
+
+  it('useMicdropCaption and useMicdropState follow the caption; useMicdropCaption re-renders only when it changes', () => {
+    const client = new MicdropClient()
+    const caption = vi.spyOn(client, 'caption', 'get').mockReturnValue('')
+    let renders = 0
+    function Caption() {
+      renders++
+      return <p>{useMicdropCaption()}</p>
+    }
+    function State() {
+      return <p>{useMicdropState().caption}</p>
+    }
+    const view = render(
+      client,
+      <>
+        <Caption />
+        <State />
+      </>
+    )
+    expect(view.textContent).toBe('')
+    // The client notifies its caption's changes through StateChange
+    caption.mockReturnValue('Once upon')
+    act(() => client.mute())
+    expect([...view.querySelectorAll('p')].map((p) => p.textContent)).toEqual([
+      'Once upon',
+      'Once upon',
+    ])
+    const before = renders
+    act(() => client.unmute()) // another change, the same caption
+    expect(renders).toBe(before)
+    caption.mockReturnValue('')
+    act(() => client.mute())
+    expect(view.textContent).toBe('')
   })
 
   it('useMicdropError and useMicdropEndCall call the latest callback, and stop on unmount', () => {

@@ -1,5 +1,6 @@
 export { MicdropProvider, useMicdropClient } from './MicdropProvider.js'
 export { useMicdropState } from './useMicdropState.js'
+export { useMicdropCaption } from './useMicdropCaption.js'
 export { useMicdropEndCall } from './useMicdropEndCall.js'
 export { useMicdropError } from './useMicdropError.js'
 export { useMicdropToolCall } from './useMicdropToolCall.js'

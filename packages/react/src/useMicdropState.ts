@@ -15,8 +15,8 @@ function snapshot(client: MicdropClient): MicdropState {
 }
 
 /**
- * The state of the call (`isStarted`, `isListening`, `isUserSpeaking`, `conversation`, `error`,
- * devices…), re-rendering on each change.
+ * The state of the call (`isStarted`, `isListening`, `isUserSpeaking`, `conversation`, `caption`,
+ * `error`, devices…), re-rendering on each change.
  *
  * @example
  * const { isStarted, conversation } = useMicdropState()

@@ -1,61 +1,31 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { FakeMic, FakeSpeaker, FakeWebSocket, memoryStorage } from '../../test/fakes.js'
+import { audio, fakeCall as setup, PARAMS, speak, startSpeaking } from '../../test/fake-call.js'
+import { memoryStorage } from '../../test/fakes.js'
 import { MicdropStorageKeys } from '../devices/storage.js'
-import { MicdropClient } from './MicdropClient.js'
-import type { MicdropClientError } from './MicdropClientError.js'
-import type { MicdropOptions } from './types.js'
 
-function setup(options: MicdropOptions = {}, storage = memoryStorage()) {
-  const mic = new FakeMic()
-  const speaker = new FakeSpeaker()
-  const sockets: FakeWebSocket[] = []
-  const client = new MicdropClient(
-    { url: 'ws://server/call', params: { token: 'secret' }, ...options },
-    {
-      mic,
-      speaker,
-      storage,
-      random: () => 0.5,
-      createWebSocket: (url) => {
-        const ws = new FakeWebSocket(url)
-        sockets.push(ws)
-        return ws
-      },
-    }
-  )
-  const errors: MicdropClientError[] = []
-  client.on('Error', (error) => errors.push(error))
-  /** Starts the call and opens the first socket. */
-  const connect = async () => {
-    const started = client.start()
-    await vi.waitFor(() => expect(sockets).toHaveLength(1))
-    sockets[0]!.open()
-    await started
-    return sockets[0]!
-  }
-  return { client, mic, speaker, sockets, errors, connect, storage }
-}
-
-const speak = (mic: FakeMic) => {
-  mic.frames(10, -20)
-  mic.frames(31, -90)
-}
+const HELLO = 'Hello {"captions":true}'
 
 afterEach(() => {
   vi.useRealTimers()
 })
 
 describe('MicdropClient', () => {
-  it('connects after the microphone and sends the params as the first frame', async () => {
+  it('connects after the microphone and sends the params as the first frame, then Hello', async () => {
     const { client, mic, connect } = setup()
     const ws = await connect()
     expect(mic.isStarted).toBe(true)
     expect(ws.binaryType).toBe('arraybuffer')
-    expect(ws.sent).toEqual([JSON.stringify({ token: 'secret' })])
+    expect(ws.sent).toEqual([PARAMS, HELLO])
     expect(client.state).toMatchObject({ isStarted: true, isStarting: false, isProcessing: true })
     // The server has nothing to say first: listening
     ws.receive('SkipAnswer')
     expect(client.state).toMatchObject({ isProcessing: false, isListening: true })
+  })
+
+  it('sends Hello first when there are no params', async () => {
+    const { connect } = setup({ params: undefined })
+    const ws = await connect()
+    expect(ws.sent).toEqual([HELLO])
   })
 
   it('listens only once connected: speech before the socket opens is not half-sent', async () => {
@@ -66,13 +36,9 @@ describe('MicdropClient', () => {
     sockets[0]!.open()
     await started
     mic.frames(31, -90)
-    expect(sockets[0]!.sent).toEqual([JSON.stringify({ token: 'secret' })])
+    expect(sockets[0]!.sent).toEqual([PARAMS, HELLO])
     speak(mic)
-    expect(sockets[0]!.texts).toEqual([
-      JSON.stringify({ token: 'secret' }),
-      'StartSpeaking',
-      'StopSpeaking',
-    ])
+    expect(sockets[0]!.texts).toEqual([PARAMS, HELLO, 'StartSpeaking', 'StopSpeaking'])
   })
 
   it('startMic opens the microphone before the call (levels, devices), and start() keeps it', async () => {
@@ -104,7 +70,7 @@ describe('MicdropClient', () => {
     const ws = await connect()
     ws.receive('SkipAnswer')
     speak(mic)
-    const [, start, ...rest] = ws.sent
+    const [, , start, ...rest] = ws.sent
     expect(start).toBe('StartSpeaking')
     expect(rest.at(-1)).toBe('StopSpeaking')
     const audio = rest.slice(0, -1) as ArrayBuffer[]
@@ -131,109 +97,52 @@ describe('MicdropClient', () => {
   })
 
   it('barges in: confirmed speech stops playback at once and drops the rest of the answer', async () => {
-    const { client, mic, speaker, connect } = setup({ resumeAfterNoise: false })
+    const { client, mic, speaker, connect } = setup()
     const ws = await connect()
-    ws.receive(new Int16Array(1600).buffer)
+    ws.receive(audio(100))
     expect(speaker.isPlaying).toBe(true)
     speaker.queuedMs = 60
-    mic.frames(5, -20)
+    startSpeaking(mic)
     expect(speaker.isPlaying).toBe(false)
     // What was heard goes first: 100 ms received, 60 ms of it not played yet
-    expect(ws.texts.slice(-2)).toEqual(['Played {"ms":40,"paused":false}', 'StartSpeaking'])
-    ws.receive(new Int16Array(1600).buffer)
+    expect(ws.texts.slice(-2)).toEqual(['Played {"ms":40}', 'StartSpeaking'])
+    ws.receive(audio(100))
     expect(speaker.played).toHaveLength(1)
     expect(client.state.isUserSpeaking).toBe(true)
   })
 
   it('counts the assistant audio of each connection for Played, and sends none before any', async () => {
-    const { mic, speaker, sockets, connect } = setup({ resumeAfterNoise: false })
+    const { mic, speaker, sockets, connect } = setup()
     const ws = await connect()
     speak(mic)
     expect(ws.texts.some((text) => text.startsWith('Played'))).toBe(false)
-    ws.receive(new Int16Array(1600).buffer) // 100 ms
-    ws.receive(new Int16Array(3200).buffer) // 200 ms
+    ws.receive(audio(100))
+    ws.receive(audio(200))
     speaker.queuedMs = 250
     speak(mic)
-    expect(ws.texts).toContain('Played {"ms":50,"paused":false}')
+    expect(ws.texts).toContain('Played {"ms":50}')
     ws.serverClose(1006)
     await vi.waitFor(() => expect(sockets).toHaveLength(2), { timeout: 3000 })
     sockets[1]!.open()
-    sockets[1]!.receive(new Int16Array(800).buffer) // 50 ms, on the new connection
+    sockets[1]!.receive(audio(50)) // on the new connection
     speaker.queuedMs = 0
     speak(mic)
-    expect(sockets[1]!.texts).toContain('Played {"ms":50,"paused":false}')
+    expect(sockets[1]!.texts).toContain('Played {"ms":50}')
   })
 
   it('pause() tells the server what was heard before Mute, and drops a paused answer', async () => {
     const { client, mic, speaker, connect } = setup()
     const ws = await connect()
-    ws.receive(new Int16Array(3200).buffer) // 200 ms
+    ws.receive('Hello {"resume":true}')
+    ws.receive(audio(200))
     speaker.queuedMs = 120
-    mic.frames(5, -20) // the answer pauses over the user's voice
+    startSpeaking(mic) // the answer pauses over the user's voice
     expect(speaker.isPaused).toBe(true)
     client.pause()
-    expect(ws.texts.slice(-2)).toEqual(['Played {"ms":80,"paused":false}', 'Mute'])
+    expect(ws.texts.slice(-2)).toEqual(['Played {"ms":80}', 'Mute'])
     expect(speaker).toMatchObject({ isPaused: false, stops: 1 })
     ws.receive('Resume') // too late: nothing to resume
     expect(speaker.isPaused).toBe(false)
-  })
-
-  describe('false interruptions (resumeAfterNoise, the default)', () => {
-    it('pauses the answer at StartSpeaking, queues what comes, and plays on at Resume', async () => {
-      const { client, mic, speaker, connect } = setup()
-      const ws = await connect()
-      ws.receive(new Int16Array(1600).buffer)
-      speaker.queuedMs = 70
-      mic.frames(5, -20)
-      expect(ws.texts.slice(-2)).toEqual(['Played {"ms":30,"paused":true}', 'StartSpeaking'])
-      expect(speaker).toMatchObject({ isPaused: true, stops: 0 })
-      // In flight when the server held the answer: kept behind the pause, not dropped
-      ws.receive(new Int16Array(1600).buffer)
-      expect(speaker.played).toHaveLength(2)
-      mic.frames(31, -90)
-      ws.receive('SkipAnswer')
-      ws.receive('Resume')
-      expect(speaker).toMatchObject({ isPaused: false, stops: 0 })
-      ws.receive(new Int16Array(1600).buffer)
-      expect(speaker.played).toHaveLength(3)
-      expect(client.state.isProcessing).toBe(false)
-    })
-
-    it('drops the paused answer at Interrupt', async () => {
-      const { mic, speaker, connect } = setup()
-      const ws = await connect()
-      ws.receive(new Int16Array(1600).buffer)
-      mic.frames(5, -20)
-      ws.receive('Interrupt')
-      expect(speaker).toMatchObject({ isPaused: false, stops: 1, isPlaying: false })
-    })
-
-    it('with a server that never answers (Micdrop): dropped when its next answer comes', async () => {
-      const { mic, speaker, connect } = setup()
-      const ws = await connect()
-      ws.receive(new Int16Array(1600).buffer)
-      speak(mic)
-      expect(speaker.stops).toBe(0)
-      ws.receive(new Int16Array(800).buffer) // the next answer
-      expect(speaker.stops).toBe(1)
-      expect(speaker.played.at(-1)).toHaveLength(800)
-      expect(speaker.isPlaying).toBe(true)
-    })
-
-    it('with a server that never answers (Micdrop): dropped resumeTimeoutMs after the user stopped', async () => {
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
-      const { mic, speaker, connect } = setup({ resumeTimeoutMs: 1000 })
-      const ws = await connect()
-      ws.receive(new Int16Array(1600).buffer)
-      mic.frames(5, -20)
-      vi.advanceTimersByTime(5000) // still speaking: the answer stays paused
-      expect(speaker).toMatchObject({ isPaused: true, stops: 0 })
-      mic.frames(36, -90)
-      vi.advanceTimersByTime(999)
-      expect(speaker.isPaused).toBe(true)
-      vi.advanceTimersByTime(1)
-      expect(speaker).toMatchObject({ isPaused: false, stops: 1 })
-    })
   })
 
   it('handles CancelLastUserMessage, EndCall and ToolCall, and ignores unknown messages', async () => {
@@ -258,7 +167,7 @@ describe('MicdropClient', () => {
     const ws = await connect()
     const events: string[] = []
     client.on('EndCall', () => events.push(`EndCall, playing: ${speaker.isPlaying}`))
-    ws.receive(new Int16Array(1600).buffer)
+    ws.receive(audio(100))
     ws.receive('Message {"role":"assistant","content":"Goodbye!"}')
     ws.receive('EndCall')
     expect(events).toEqual([])
@@ -274,15 +183,16 @@ describe('MicdropClient', () => {
     const ws = await connect()
     let ends = 0
     client.on('EndCall', () => ends++)
-    ws.receive(new Int16Array(1600).buffer)
+    ws.receive('Hello {"resume":true}')
+    ws.receive(audio(100))
     ws.receive('EndCall')
-    mic.frames(5, -20) // the user speaks over the goodbye: paused, it may still play on
+    startSpeaking(mic) // the user speaks over the goodbye: paused, it may still play on
     expect(ends).toBe(0)
     ws.receive('Interrupt') // it was not noise: the goodbye is cut short
     expect(ends).toBe(1)
     mic.frames(31, -90)
 
-    ws.receive(new Int16Array(1600).buffer)
+    ws.receive(audio(100))
     expect(speaker.isPlaying).toBe(true)
     ws.receive('EndCall')
     await client.stop()
@@ -292,11 +202,11 @@ describe('MicdropClient', () => {
   it('pauses (sends Mute, stops playback, stops listening) and resumes', async () => {
     const { client, mic, speaker, connect } = setup()
     const ws = await connect()
-    ws.receive(new Int16Array(1600).buffer)
+    ws.receive(audio(100))
     client.pause()
     expect(ws.texts.at(-1)).toBe('Mute')
     expect(speaker.isPlaying).toBe(false)
-    ws.receive(new Int16Array(1600).buffer)
+    ws.receive(audio(100))
     expect(speaker.played).toHaveLength(1)
     mic.frames(10, -20)
     expect(ws.texts).not.toContain('StartSpeaking')
@@ -336,7 +246,7 @@ describe('MicdropClient', () => {
     await expect(started).rejects.toMatchObject({ code: 'NotFound' })
   })
 
-  it('reconnects with backoff after a dropped connection and re-sends the params', async () => {
+  it('reconnects with backoff after a dropped connection and re-sends the params, then Hello', async () => {
     const { client, sockets, connect } = setup()
     const first = await connect()
     vi.useFakeTimers()
@@ -352,7 +262,7 @@ describe('MicdropClient', () => {
     expect(sockets).toHaveLength(2)
     await vi.advanceTimersByTimeAsync(1)
     sockets[2]!.open()
-    expect(sockets[2]!.sent).toEqual([JSON.stringify({ token: 'secret' })])
+    expect(sockets[2]!.sent).toEqual([PARAMS, HELLO])
     expect(client.state).toMatchObject({ isReconnecting: false, isStarted: true })
     expect(client.error).toBeUndefined()
   })
@@ -385,7 +295,7 @@ describe('MicdropClient', () => {
     sockets[1]!.open()
     speak(mic)
     // The new socket gets a whole utterance, never the middle of one begun offline
-    expect(sockets[1]!.sent[1]).toBe('StartSpeaking')
+    expect(sockets[1]!.sent.slice(0, 3)).toEqual([PARAMS, HELLO, 'StartSpeaking'])
     expect(sockets[1]!.sent.at(-1)).toBe('StopSpeaking')
   })
 
@@ -400,7 +310,7 @@ describe('MicdropClient', () => {
     sockets[0]!.open()
     await started
     speak(mic)
-    expect(sockets[0]!.sent[1]).toBe('StartSpeaking')
+    expect(sockets[0]!.sent.slice(0, 3)).toEqual([PARAMS, HELLO, 'StartSpeaking'])
   })
 
   it('gives up with a Connection error after maxAttempts', async () => {
@@ -480,7 +390,7 @@ describe('MicdropClient', () => {
     const { mic, speaker, connect } = setup({ disableInterruption: true })
     vi.useFakeTimers()
     const ws = await connect()
-    ws.receive(new Int16Array(1600).buffer)
+    ws.receive(audio(100))
     mic.frames(10, -20)
     expect(ws.texts).not.toContain('StartSpeaking')
     speaker.finish()

@@ -1,6 +1,11 @@
 import { EventEmitter } from 'eventemitter3'
-import { MicdropClientCommands, encodePlayed, parseServerMessage } from '@openmic/core/protocol'
-import type { MicdropConversation } from '@openmic/core/protocol'
+import {
+  MicdropClientCommands,
+  encodeClientHello,
+  encodePlayed,
+  parseServerMessage,
+} from '@openmic/core/protocol'
+import type { MicdropConversation, MicdropServerHello } from '@openmic/core/protocol'
 import { Mic } from '../audio/Mic.js'
 import type { MicRecorder } from '../audio/MicRecorder.js'
 import { arrayBufferToPcm16, pcm16ToArrayBuffer } from '../audio/pcm.js'
@@ -9,6 +14,7 @@ import type { MicdropDevice } from '../audio/types.js'
 import { browserStorage } from '../devices/storage.js'
 import { CallAudio } from './call-audio.js'
 import { Connection } from './connection.js'
+import { LiveCaption } from './live-caption.js'
 import { MicdropClientError, errorFromClose, errorFromMic } from './MicdropClientError.js'
 import { sameState } from './state.js'
 import type {
@@ -21,15 +27,19 @@ import type {
 
 /** Time the echo of the assistant lingers after playback, when interruption is disabled (ms). */
 const ECHO_TAIL_MS = 300
-/** How long a paused answer waits for the server's verdict after the user stopped speaking. */
-const DEFAULT_RESUME_TIMEOUT_MS = 5000
+/**
+ * Unplayed audio worth pausing (ms): with less, `Played` (rounded to the ms) would report it all
+ * played, and the server, finding nothing to hold, would only answer `Interrupt`.
+ */
+const PAUSABLE_MS = 1
 /** PCM16 16 kHz mono: 32 bytes per ms. */
 const BYTES_PER_MS = 32
 
 /**
  * One voice call with a Micdrop-protocol server: microphone → VAD → server, server audio →
- * speaker, with the call state, barge-in, pause and mute, device selection and reconnection.
- * Constructing it touches no browser API; everything starts on `start()`.
+ * speaker, with the call state, barge-in (and the server's pause over a false interruption), the
+ * live caption of the answer, pause and mute, device selection and reconnection. Constructing it
+ * touches no browser API; everything starts on `start()`.
  *
  * ```ts
  * const client = new MicdropClient()
@@ -56,11 +66,14 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
   private echoTimer?: ReturnType<typeof setTimeout>
   /** Assistant audio received on this connection (ms), played or not: the server counts the same. */
   private receivedMs = 0
+  /** This connection's server's reply to our `Hello` (none from a Micdrop server). */
+  private serverHello?: MicdropServerHello
   /** The answer is paused over the user's speech, waiting for `Resume` or `Interrupt`. */
   private answerPaused = false
-  /** The user stopped speaking while the answer is paused: the wait is now bounded. */
-  private pausedAnswerTimer?: ReturnType<typeof setTimeout>
-  private userStoppedOverPause = false
+  private readonly liveCaption = new LiveCaption(
+    () => this.playedMs,
+    () => this.notify()
+  )
   /** Emits `EndCall` once the goodbye stops playing (set while it plays). */
   private endCallWhenHeard?: () => void
   private pendingStart?: { resolve: () => void; reject: (error: MicdropClientError) => void }
@@ -141,6 +154,10 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
   get speakerDeviceId(): string | undefined {
     return this.speaker.deviceId
   }
+  /** The words of the answer being spoken, as far as playback reached them ({@link MicdropState.caption}). */
+  get caption(): string {
+    return this.liveCaption.text
+  }
 
   /** The current state (a new object each time). */
   get state(): MicdropState {
@@ -160,6 +177,7 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
       micDevices: this.micDevices,
       speakerDevices: this.speakerDevices,
       conversation: this.conversation,
+      caption: this.caption,
       error: this.error,
     }
   }
@@ -217,7 +235,9 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
     this.cancelEndCall() // the app hung up itself: no EndCall afterwards
     clearTimeout(this.echoTimer)
     this.echoTimer = undefined
-    this.endPausedAnswer()
+    this.answerPaused = false
+    // Nothing is being said any more, and the answer's Message cannot come
+    this.liveCaption.reset()
     this.starting = false
     this.processing = false
     this.paused = false
@@ -239,8 +259,7 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
     this.processing = false
     this.updateListening()
     this.reportPlayed(false)
-    this.endPausedAnswer()
-    this.speaker.stopAudio()
+    this.dropAnswer()
     this.connection?.send(MicdropClientCommands.Mute)
     this.notify()
   }
@@ -314,9 +333,14 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
   }
 
   private onConnected = () => {
-    // A new connection is a new call on the server: its audio is counted from zero
+    // A new connection is a new call on the server: its audio is counted from zero, and its
+    // server says again (or not, a Micdrop server) whether it settles a paused answer
     this.receivedMs = 0
-    this.endPausedAnswer()
+    this.serverHello = undefined
+    this.answerPaused = false
+    this.liveCaption.reset()
+    // Right behind the params: what this client does, before anything else the server reads
+    this.connection?.send(encodeClientHello({ captions: true }))
     this.updateListening()
     this.starting = false
     this.error = undefined
@@ -327,7 +351,9 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
   private onReconnecting = () => {
     // Nothing can be sent while offline: the user is not heard until reconnected
     this.updateListening()
-    this.endPausedAnswer()
+    this.answerPaused = false
+    // The lost connection's server cannot send the answer's Message: its caption goes now
+    this.liveCaption.reset()
     this.speaker.stopAudio()
     this.notify()
   }
@@ -340,11 +366,10 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
 
   private onAssistantAudio = (data: ArrayBuffer) => {
     this.receivedMs += data.byteLength / BYTES_PER_MS
-    // A server that answers neither Resume nor Interrupt (Micdrop) speaks its next answer:
-    // what was paused is dropped
-    if (this.answerPaused && this.userStoppedOverPause) this.interruptPausedAnswer()
     // Barge-in: audio of the answer being interrupted is dropped, or queued behind the pause
-    if (this.paused || (this.isUserSpeaking && !this.answerPaused)) return
+    if (this.paused || (this.isUserSpeaking && !this.answerPaused)) {
+      return this.liveCaption.drop(this.receivedMs)
+    }
     this.speaker.playAudio(arrayBufferToPcm16(data))
     if (this.processing) {
       this.processing = false
@@ -357,6 +382,8 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
     switch (message.type) {
       case 'Message':
         this.conversation = [...this.conversation, message.item]
+        // The final answer replaces its caption, in the same StateChange
+        if (message.item.role === 'assistant') this.liveCaption.clear()
         this.notify()
         return void this.emit('Message', message.item)
       case 'CancelLastUserMessage': {
@@ -379,6 +406,11 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
         return this.resumePausedAnswer()
       case 'Interrupt':
         return this.interruptPausedAnswer()
+      case 'Hello':
+        this.serverHello = message.hello
+        return this.log('Server hello', message.hello)
+      case 'Caption':
+        return this.liveCaption.add(message.caption)
       case 'Unknown':
         return this.log('Ignored unknown message', message.name)
     }
@@ -386,14 +418,32 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
 
   private onUserStartSpeaking = () => {
     this.log('User started speaking')
-    const pause = this.options.resumeAfterNoise !== false
+    const pause = this.canPauseAnswer()
     // Before StartSpeaking, so that the server knows what was heard when it handles it
     this.reportPlayed(pause)
     this.connection?.send(MicdropClientCommands.StartSpeaking)
     this.processing = false
     if (pause) this.pauseAnswer()
-    else this.speaker.stopAudio()
+    else this.dropAnswer()
     this.notify()
+  }
+
+  /**
+   * The server's rule: the answer is paused over the user's speech, rather than dropped, only if
+   * this connection's server said it settles a paused answer (`Hello` with `resume`), and there
+   * is unplayed audio to pause (an answer that finished playing has nothing left to resume).
+   */
+  private canPauseAnswer(): boolean {
+    return (
+      this.options.resumeAfterNoise !== false &&
+      this.serverHello?.resume === true &&
+      this.speaker.queuedMs >= PAUSABLE_MS
+    )
+  }
+
+  /** Where playback is in the connection's assistant audio (ms): what was received, minus what is queued. */
+  private get playedMs(): number {
+    return this.receivedMs - this.speaker.queuedMs
   }
 
   /**
@@ -402,40 +452,43 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
    */
   private reportPlayed(paused: boolean) {
     if (this.receivedMs === 0 || !this.connection?.isOpen) return
-    const ms = Math.max(0, Math.round(this.receivedMs - this.speaker.queuedMs))
-    this.connection.send(encodePlayed({ ms, paused }))
+    const ms = Math.max(0, Math.round(this.playedMs))
+    this.connection.send(encodePlayed(paused ? { ms, paused: true } : { ms }))
   }
 
-  /** Pauses the answer over the user's speech, until the server says whether it was noise. */
+  /**
+   * Pauses the answer over the user's speech, audio that comes queuing behind, until the server
+   * says whether it was noise (`Resume`) or not (`Interrupt`): the client sets no deadline of
+   * its own, the server settles every pause.
+   */
   private pauseAnswer() {
-    clearTimeout(this.pausedAnswerTimer)
-    this.pausedAnswerTimer = undefined
-    this.userStoppedOverPause = false
     this.answerPaused = true
     this.speaker.pauseAudio()
+    this.liveCaption.hold()
   }
 
   private resumePausedAnswer() {
     if (!this.answerPaused) return
     this.log('Noise: the answer plays on')
-    this.endPausedAnswer()
+    this.answerPaused = false
     this.speaker.resumeAudio()
+    this.liveCaption.release()
     this.notify()
   }
 
   private interruptPausedAnswer() {
     if (!this.answerPaused) return
     this.log('Interrupted: the paused answer is dropped')
-    this.endPausedAnswer()
-    this.speaker.stopAudio()
+    this.dropAnswer()
     this.notify()
   }
 
-  private endPausedAnswer() {
-    clearTimeout(this.pausedAnswerTimer)
-    this.pausedAnswerTimer = undefined
+  /** Drops the answer's unplayed audio, paused or not, and the captions it did not reach. */
+  private dropAnswer() {
     this.answerPaused = false
-    this.userStoppedOverPause = false
+    // First: the position is still the one the speaker reached
+    this.liveCaption.drop(this.receivedMs)
+    this.speaker.stopAudio()
   }
 
   private onUserChunk = (chunk: Int16Array) => {
@@ -445,15 +498,6 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
   private onUserStopSpeaking = () => {
     this.log('User stopped speaking')
     this.connection?.send(MicdropClientCommands.StopSpeaking)
-    if (this.answerPaused) {
-      // Bounded: a server that never answers Resume or Interrupt must not leave it paused
-      this.userStoppedOverPause = true
-      clearTimeout(this.pausedAnswerTimer)
-      this.pausedAnswerTimer = setTimeout(
-        () => this.interruptPausedAnswer(),
-        this.options.resumeTimeoutMs ?? DEFAULT_RESUME_TIMEOUT_MS
-      )
-    }
     if (this.connection?.isOpen && !this.paused) this.processing = true
     this.notify()
   }

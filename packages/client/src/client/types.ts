@@ -25,15 +25,14 @@ export interface MicdropOptions {
   disableInterruption?: boolean
   /**
    * False interruptions (default true): when the user starts speaking over the assistant, pause
-   * its audio instead of dropping it, and tell the server (`Played` with `paused`). An openmic
-   * server answers `Resume` if the utterance was noise (a cough, a "hmm": playback goes on where it
-   * paused) or `Interrupt` (the rest is dropped). A server that answers neither (Micdrop) gets the
-   * usual barge-in: the paused audio is dropped when its next answer starts, or
-   * `resumeTimeoutMs` after the user stopped speaking.
+   * its audio instead of dropping it, and tell the server (`Played` with `paused`). Only with a
+   * server that said it settles a paused answer (an openmic server's `Hello` with `resume`), and
+   * only while unplayed audio is queued; otherwise (a Micdrop server, nothing left to play, or
+   * `false`) the rest of the answer is dropped at once, as in Micdrop. The server then answers
+   * `Resume` if the utterance was noise (a cough, a "hmm": playback goes on where it paused) or
+   * `Interrupt` (the rest is dropped); the client waits for it, with no deadline of its own.
    */
   resumeAfterNoise?: boolean
-  /** How long a paused answer waits for `Resume` after the user stopped speaking (default 5 000 ms). */
-  resumeTimeoutMs?: number
   /** Reconnection after a recoverable close (network loss, server restart). */
   reconnect?: MicdropReconnectOptions
   /** Audio processing asked of the browser for the microphone. */
@@ -66,6 +65,16 @@ export interface MicdropState {
   micDevices: MicdropDevice[]
   speakerDevices: MicdropDevice[]
   conversation: MicdropConversation
+  /**
+   * The words of the answer being spoken, as far as playback has reached them (`''` when the
+   * assistant says nothing). It grows as the audio plays (`Caption` frames from an openmic
+   * server; a Micdrop server sends none), stands still while the answer is paused over the user's
+   * speech, and keeps what was heard when the rest is dropped. The answer's `Message`, added to
+   * `conversation` once final (heard to its end, or cut to what was heard), replaces it: the
+   * caption becomes `''` in the same `StateChange`. It is also `''` once the connection it came
+   * on is lost or the call stops.
+   */
+  caption: string
   error: MicdropClientError | undefined
 }
 

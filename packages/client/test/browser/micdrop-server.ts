@@ -41,6 +41,8 @@ export interface TestCallOptions {
   msPerChar: number
   /** The agent says `answer` as a goodbye and ends the call (its `end_call` tool). */
   endCall?: boolean
+  /** The server's `resumeAfterNoise` (default true): whether it holds an answer the client pauses. */
+  resumeAfterNoise?: boolean
 }
 
 /**
@@ -92,6 +94,7 @@ export async function startTestServer(options: TestCallOptions) {
         }),
         tts: new MockTTS({ msPerChar: options.msPerChar, chunkMs: 100, chunkDelayMs: 50 }),
         firstMessage: options.firstMessage,
+        resumeAfterNoise: options.resumeAfterNoise,
       })
       connection.server.on('Message', (item) => connection.messages.push(item))
     } catch (error) {

@@ -6,8 +6,12 @@ import type { Connection } from './micdrop-server.js'
 
 // The fake user says something at 2 s, then every 5 s (see VOICE): first the question, then, at
 // 7 s, over the answer (8.85 s of audio from about 4 s on).
+//
+// The first two describe blocks follow the server's pause rule (docs/protocol.md): they need a
+// server that answers the client's Hello (`resume: true`) and sends Caption frames.
 const MS_PER_CHAR = 150
 const STORY = 'Once upon a time a small fox lived in a quiet green forest.'
+const PARAMS = JSON.stringify({ token: 'good' })
 
 /** The words of STORY whose end (MockTTS timings: MS_PER_CHAR per character) was played. */
 function wordsHeard(heardMs: number): string {
@@ -35,6 +39,38 @@ async function assistantIntervals(page: import('playwright-core').Page) {
 const assistant = (items: MicdropConversationItem[]) =>
   items.filter((item): item is MicdropConversationMessage => item.role === 'assistant')
 
+type PageEvents = Awaited<ReturnType<typeof assistantIntervals>>['events']
+
+/** The captions the page showed, one list per answer (an answer's caption ends when it clears). */
+function captionsByAnswer(events: PageEvents): string[][] {
+  const answers: string[][] = [[]]
+  for (const event of events) {
+    if (event.key !== 'caption') continue
+    if (event.value === '') answers.push([])
+    else answers.at(-1)!.push(event.value as string)
+  }
+  return answers.filter((shown) => shown.length > 0)
+}
+
+/** Each time the caption cleared, an item was added to the conversation in the same StateChange. */
+function expectCaptionsReplacedByMessages(events: PageEvents) {
+  const cleared = events.filter((e) => e.key === 'caption' && e.value === '')
+  expect(cleared.length).toBeGreaterThan(0)
+  for (const clear of cleared) {
+    expect(events.some((e) => e.key === 'messages' && e.t === clear.t)).toBe(true)
+  }
+}
+
+/** The texts the client sent on a connection, in order. */
+const textsOf = (call: Connection) =>
+  call.received.flatMap((item) => ('text' in item ? [item.text] : []))
+
+/** The client's Hello came right behind its params, and the server said it resumes. */
+function expectHellos(call: Connection) {
+  expect(textsOf(call).slice(0, 2)).toEqual([PARAMS, 'Hello {"captions":true}'])
+  expect(call.sent).toContain('Hello {"resume":true}')
+}
+
 describe.skipIf(!hasChromium)('in Chromium: a real interruption', () => {
   const calls = useBrowserCalls({
     token: 'good',
@@ -45,17 +81,18 @@ describe.skipIf(!hasChromium)('in Chromium: a real interruption', () => {
     moreAnswers: ['Okay.'],
   })
 
-  it('the rest of the answer is dropped and the conversation keeps the words that were heard', async () => {
+  it('the rest of the answer is dropped and the conversation keeps the words that were heard, as the caption showed them', async () => {
     const { page, connection } = await calls.start({ token: 'good' })
     await expect.poll(() => assistant(connection()!.messages).length, { timeout: 20000 }).toBe(2)
     const call: Connection = connection()!
+    expectHellos(call)
     const [cut, next] = assistant(call.messages)
     const heardMs = cut!.metadata!.heardMs as number
     expect(cut!.metadata).toMatchObject({ interrupted: true, fullContent: STORY })
     expect(next!.content).toBe('Okay.')
 
     // The client reported where it paused, just before StartSpeaking; the server interrupted
-    const texts = call.received.flatMap((item) => ('text' in item ? [item.text] : []))
+    const texts = textsOf(call)
     const played = texts.findIndex((text) => text.startsWith('Played '))
     expect(JSON.parse(texts[played]!.slice('Played '.length))).toEqual({
       ms: expect.any(Number),
@@ -85,6 +122,15 @@ describe.skipIf(!hasChromium)('in Chromium: a real interruption', () => {
         )
       )
       .toEqual(['Tell me a story', cut!.content, 'Stop', 'Okay.'])
+
+    // The caption showed the story's words as they were played, never past what the server kept,
+    // and gave way to the cut message
+    const { events: after } = await assistantIntervals(page)
+    const [story] = captionsByAnswer(after)
+    expect(story!.length).toBeGreaterThan(0)
+    for (const caption of story!) expect(STORY.startsWith(caption), caption).toBe(true)
+    expect(cut!.content.startsWith(story!.at(-1)!), story!.at(-1)).toBe(true)
+    expectCaptionsReplacedByMessages(after)
   }, 40000)
 })
 
@@ -98,10 +144,11 @@ describe.skipIf(!hasChromium)('in Chromium: a false interruption', () => {
     answer: STORY,
   })
 
-  it('a cough pauses the answer, which then plays on where it paused, whole', async () => {
+  it('a cough pauses the answer, which then plays on where it paused, whole; its caption waits', async () => {
     const { page, connection } = await calls.start({ token: 'good' })
     await expect.poll(() => assistant(connection()!.messages).length, { timeout: 30000 }).toBe(1)
     const call: Connection = connection()!
+    expectHellos(call)
     expect(assistant(call.messages)).toEqual([{ role: 'assistant', content: STORY }])
     expect(call.sent).toContain('Resume')
     expect(call.sent).not.toContain('Interrupt')
@@ -124,5 +171,74 @@ describe.skipIf(!hasChromium)('in Chromium: a false interruption', () => {
         (window.openmic.state().conversation as Array<{ content?: string }>).map((i) => i.content)
       )
     ).toEqual(['Tell me a story', STORY])
+
+    // The caption grew with the story's words, stood still while the answer was paused, and gave
+    // way to the message
+    const { events } = await assistantIntervals(page)
+    const [story, ...others] = captionsByAnswer(events)
+    expect(others).toEqual([])
+    expect(story!.length).toBeGreaterThan(1)
+    for (const [i, caption] of story!.entries()) {
+      expect(STORY.startsWith(caption), caption).toBe(true)
+      if (i > 0) expect(caption.length).toBeGreaterThan(story![i - 1]!.length)
+    }
+    const pauses = events.filter((e) => e.key === 'speakerPaused')
+    expect(pauses.length).toBeGreaterThanOrEqual(2)
+    for (let i = 0; i < pauses.length; i += 2) {
+      const [from, to] = [pauses[i]!.t, pauses[i + 1]!.t]
+      expect(events.filter((e) => e.key === 'caption' && e.t > from && e.t < to)).toEqual([])
+    }
+    expectCaptionsReplacedByMessages(events)
+    expect(await page.evaluate(() => window.openmic.state().caption)).toBe('')
+  }, 40000)
+})
+
+describe.skipIf(!hasChromium)('in Chromium: a server that does not hold answers', () => {
+  const calls = useBrowserCalls({
+    token: 'good',
+    msPerChar: MS_PER_CHAR,
+    transcript: 'Tell me a story',
+    moreTranscripts: ['Stop'],
+    answer: STORY,
+    moreAnswers: ['Okay.'],
+    resumeAfterNoise: false,
+  })
+
+  it('barge-in drops the answer at once, as with a Micdrop server: never paused', async () => {
+    const { page, connection } = await calls.start({ token: 'good' })
+    await expect.poll(() => assistant(connection()!.messages).length, { timeout: 20000 }).toBe(2)
+    const call: Connection = connection()!
+    const [cut] = assistant(call.messages)
+    expect(cut!.metadata).toMatchObject({ interrupted: true, fullContent: STORY })
+
+    // What was heard, and that the rest was dropped: nothing for the server to settle
+    const texts = textsOf(call)
+    expect(texts.slice(0, 2)).toEqual([PARAMS, 'Hello {"captions":true}'])
+    const played = texts.findIndex((text) => text.startsWith('Played '))
+    expect(JSON.parse(texts[played]!.slice('Played '.length))).toEqual({ ms: expect.any(Number) })
+    expect(texts[played + 1]).toBe('StartSpeaking')
+    expect(call.sent).not.toContain('Resume')
+    expect(call.sent).not.toContain('Interrupt')
+
+    // Silent from the barge-in on, while the user speaks: the rest was dropped, not paused
+    const { events } = await assistantIntervals(page)
+    const firstSound = events.find((e) => e.key === 'isAssistantSpeaking' && e.value === true)!
+    const bargeIn = events.find((e) => e.key === 'isUserSpeaking' && e.value && e.t > firstSound.t)!
+    const done = events.find((e) => e.key === 'isUserSpeaking' && !e.value && e.t > bargeIn.t)!
+    expect(
+      events.some(
+        (e) =>
+          e.key === 'isAssistantSpeaking' && e.value === true && e.t > bargeIn.t && e.t < done.t
+      )
+    ).toBe(false)
+    expect(events.some((e) => e.key === 'speakerPaused')).toBe(false)
+
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          (window.openmic.state().conversation as Array<{ content?: string }>).map((i) => i.content)
+        )
+      )
+      .toEqual(['Tell me a story', cut!.content, 'Stop', 'Okay.'])
   }, 40000)
 })

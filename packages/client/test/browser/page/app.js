@@ -25,13 +25,29 @@ function render(state) {
       return li
     })
   )
+  document.getElementById('caption').textContent = state.caption
 }
 
+let speakerPaused = false
 client.on('StateChange', (state, previous) => {
   render(state)
   const now = performance.now()
-  for (const key of ['isUserSpeaking', 'isAssistantSpeaking', 'isReconnecting', 'isStarted']) {
+  for (const key of [
+    'isUserSpeaking',
+    'isAssistantSpeaking',
+    'isReconnecting',
+    'isStarted',
+    'caption',
+  ]) {
     if (state[key] !== previous[key]) events.push({ t: now, key, value: state[key] })
+  }
+  if (state.conversation.length !== previous.conversation.length) {
+    events.push({ t: now, key: 'messages', value: state.conversation.length })
+  }
+  // The answer paused over the user's speech (until Resume or Interrupt)
+  if (client.speaker.isPaused !== speakerPaused) {
+    speakerPaused = client.speaker.isPaused
+    events.push({ t: now, key: 'speakerPaused', value: speakerPaused })
   }
   // Barge-in: from confirmed speech to the speaker's output really going silent
   if (state.isUserSpeaking && !previous.isUserSpeaking && previous.isAssistantSpeaking) {
