@@ -147,8 +147,9 @@ afterEach(() => {
 })
 
 /**
- * A client speaking the protocol, as `@openmic/client` does: params first on every socket, and a
- * reconnection (same params) after a recoverable close such as 1012 or a dropped connection.
+ * A client speaking the protocol, as `@openmic/client` does: params then `Hello` first on every
+ * socket, and a reconnection (same params) after a recoverable close such as 1012 or a dropped
+ * connection.
  */
 class ProtocolCall {
   /** The instance that served each socket, in order. */
@@ -178,6 +179,8 @@ class ProtocolCall {
       })
       socket.once('open', () => {
         socket.send(JSON.stringify({ token: TOKEN, conversationId: this.conversationId }))
+        // As @openmic/client: each answer's Message once heard (or cut), captions meanwhile
+        socket.send('Hello {"captions":true}')
         resolve()
       })
       socket.once('error', reject)
@@ -194,7 +197,7 @@ class ProtocolCall {
           this.answers.push(item.content)
           this.answerSockets.push(this.servedBy.length - 1)
         }
-      } else this.frames.push(name!)
+      } else if (name !== 'Caption') this.frames.push(name!)
     })
     socket.on('close', (code) => {
       this.closes.push(code)
