@@ -34,7 +34,10 @@ async function start(wordDelayMs = 0) {
   return `ws://127.0.0.1:${port}/call`
 }
 
-/** A protocol client: sends the params, keeps frame names and assistant texts. */
+/**
+ * A protocol client as `@openmic/client`: sends the params then `Hello` (each answer's `Message`
+ * comes once heard), keeps frame names and assistant texts.
+ */
 async function call(url: string, params: unknown) {
   const socket = new WebSocket(url)
   const frames: string[] = []
@@ -48,11 +51,12 @@ async function call(url: string, params: unknown) {
       const item = JSON.parse(text.slice(8)) as { role: string; content: string }
       frames.push(`Message:${item.role}`)
       if (item.role === 'assistant') answers.push(item.content)
-    } else frames.push(name!)
+    } else if (name !== 'Caption') frames.push(name!)
   })
   socket.on('close', (code, reason) => (close = { code, reason: reason.toString() }))
   await once(socket, 'open')
   socket.send(JSON.stringify(params))
+  socket.send('Hello {"captions":true}')
   const until = async (predicate: () => boolean) => {
     const deadline = Date.now() + 5000
     while (!predicate()) {

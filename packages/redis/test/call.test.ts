@@ -53,7 +53,10 @@ async function startInstance(seen: MicdropConversation[] = []) {
   return { url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`, store, errors, close }
 }
 
-/** A protocol client that keeps the frames' names (`Message:user`, `audio`...). */
+/**
+ * A protocol client as `@openmic/client` (it says `Hello`: each answer's `Message` once heard)
+ * that keeps the frames' names (`Message:user`, `audio`...).
+ */
 async function call(url: string) {
   const socket = new WebSocket(url)
   const log: string[] = []
@@ -66,6 +69,7 @@ async function call(url: string) {
   })
   cleanups.push(() => socket.terminate())
   await once(socket, 'open')
+  socket.send('Hello {"captions":true}')
   const count = (entry: string) => log.filter((item) => item === entry).length
   return {
     socket,
