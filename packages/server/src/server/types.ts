@@ -14,7 +14,10 @@ export interface MicdropServerOptions {
   stt: STT
   /** Text-to-speech for the answers. */
   tts: TTS
-  /** Said first: added to the conversation as an assistant message and spoken. */
+  /**
+   * Said first, as an answer: the conversation keeps it as far as it was heard (cut like any
+   * answer when the user talks over it).
+   */
   firstMessage?: string
   /** The agent answers the conversation (the system prompt alone) to open the call. */
   generateFirstMessage?: boolean
@@ -31,11 +34,12 @@ export interface MicdropServerOptions {
   /** After `StopSpeaking`, how long to wait for a transcript before `SkipAnswer` (default 10 000 ms). */
   transcriptTimeoutMs?: number
   /**
-   * False interruptions (default true): when an openmic client pauses the answer at
-   * `StartSpeaking` (`Played` with `paused`), the server holds the rest of it instead of
-   * cancelling it. If the utterance is noise (no words, or the agent's `ignore_user_noise`) it
-   * sends `Resume` and the rest of the answer; otherwise `Interrupt`, and the answer is cancelled
-   * as usual. Micdrop clients never pause: their answers are cancelled at once.
+   * False interruptions (default true): the server tells an openmic client (its `Hello`) that it
+   * may pause the answer at `StartSpeaking` (`Played` with `paused`) instead of dropping it; the
+   * server then holds the rest of it. If the utterance is noise (no words, or the agent's
+   * `ignore_user_noise`) it sends `Resume` and the rest of the answer; otherwise `Interrupt`, and
+   * the answer is cut as usual. Every pause gets exactly one of them. Micdrop clients never pause:
+   * their answers are cut at once.
    */
   resumeAfterNoise?: boolean
   /**
@@ -45,10 +49,12 @@ export interface MicdropServerOptions {
   resumeTimeoutMs?: number
   /**
    * With an STT that cannot tell when an utterance's transcript is complete (its
-   * `signalsTranscriptEnd` is false): how long to wait after its last `Transcript` (or after
-   * `StopSpeaking`) for another piece before answering (default 300 ms). Pieces within it are
-   * joined into one user message and get one answer. STTs that signal `TranscriptEnd` (OpenAI,
-   * Mistral, local, mocks) are answered as soon as it comes, without this wait.
+   * `signalsTranscriptEnd` is false): the user message is added and the answer starts at its first
+   * `Transcript`, and the answer's output (audio, items, `SkipAnswer`) waits this long after the
+   * last piece (default 300 ms). A piece within it joins the user message (`CancelLastUserMessage`
+   * then the joined `Message`) and restarts the answer: one turn, one message, one answer. The
+   * wait overlaps the model's latency. STTs that signal `TranscriptEnd` (every openmic STT) are
+   * answered as soon as it comes, without this wait.
    */
   transcriptGraceMs?: number
   /** Also send each turn's metrics to the client, as `Metrics <json>` (default false). */
@@ -58,7 +64,8 @@ export interface MicdropServerOptions {
    * shared by the process's calls). Before the first turn the call loads
    * its history into the agent: a new conversation opens as usual (`firstMessage`...); a resumed
    * one answers its last user message if it was never answered, else resumes silently
-   * (`SkipAnswer`). Every item (and `CancelLastUserMessage`) is stored before its frame is sent.
+   * (`SkipAnswer`). Every final item (and `CancelLastUserMessage`) is stored before its frame is
+   * sent; a Micdrop client is shown an answer's text as it starts playing, before it is final.
    */
   store?: ConversationStore
   /** The conversation's id in `store`, typically from the call's params. */
@@ -78,7 +85,11 @@ export interface MicdropServerEvents {
   UserAudio: [audio: Buffer]
   /** Assistant audio sent to the client (PCM16 16 kHz mono). */
   AssistantAudio: [audio: Buffer]
-  /** A conversation item was sent to the client (`user`, `assistant`, `tool_call`, ...). */
+  /**
+   * A conversation item is final (`user`, `assistant`, `tool_call`, ...): what the store keeps,
+   * once per item, in the conversation's order. An answer's assistant item is final once it was
+   * heard to its end or cut to what was heard.
+   */
   Message: [item: MicdropConversationItem]
   /** Latencies of a user turn, once its answer's audio is complete. */
   Metrics: [metrics: MicdropTurnMetrics]
