@@ -2,7 +2,7 @@
 // (the call's turn-taking, answer runs, frame writing, push streams, metrics helpers) is internal.
 export { MicdropServer } from './server/MicdropServer.js'
 export type { MicdropServerEvents, MicdropServerOptions } from './server/types.js'
-export type { AnswerOutcome } from './call/Answer.js'
+export type { AnswerOutcome } from './call/types.js'
 export { waitForParams, type WaitForParamsOptions } from './params/waitForParams.js'
 export { MicdropError, MicdropErrorCode } from './errors/MicdropError.js'
 export { handleError } from './errors/handleError.js'

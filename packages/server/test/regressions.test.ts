@@ -3,8 +3,9 @@ import {
   MockSTT,
   MockTTS,
   type MicdropConversationItem,
-  type MicdropTurnMetrics,
+  type MicdropConversationMessage,
 } from '@openmic/core'
+import type { MicdropTurnMetrics } from '@openmic/core/protocol'
 import { describe, expect, it } from 'vitest'
 import { closeAfterEach, finalItems, startMockCall, until } from './harness.js'
 
@@ -18,7 +19,7 @@ const LONG = 'This answer goes on and on. '.repeat(21).trim() + '.'
 const LONG_MS = LONG.length * 10
 
 const assistants = (items: MicdropConversationItem[]) =>
-  items.filter((item) => item.role === 'assistant')
+  items.filter((item): item is MicdropConversationMessage => item.role === 'assistant')
 
 describe('regressions', () => {
   it('after a barge-in, the next answer is not held behind what the cut one would have played', async () => {

@@ -11,14 +11,7 @@ import { AnswerPlayback } from './answer-playback.js'
 import { heardChars, timedWords, type SpokenText } from './heard-text.js'
 import type { Outbox, OutboxEntry, OutboxOwner, Release } from './outbox.js'
 import { BYTES_PER_MS, type PlaybackClock } from './playback-clock.js'
-import type { CallOutput } from './types.js'
-
-/**
- * How an answer's production ended: `spoken` (all its audio was produced), `silent` (no text or no
- * audio came), `failed` (TTS or agent failure), `cancelled` (barge-in, a newer answer, the call
- * ended).
- */
-export type AnswerOutcome = 'spoken' | 'silent' | 'failed' | 'cancelled'
+import type { AnswerOutcome, CallOutput } from './types.js'
 
 /** What an answer speaks: the agent's answer, the call's first message, or a text given to `speak()`. */
 export type AnswerKind = 'answer' | 'greeting' | 'speech'

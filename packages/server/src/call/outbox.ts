@@ -1,9 +1,4 @@
-import type { MicdropConversationItem } from '@openmic/core/protocol'
-import type { CallOutput } from './types.js'
-
-/** A change to the conversation, as the client and the store see it. */
-export type ConversationChange =
-  { type: 'item'; item: MicdropConversationItem } | { type: 'cancel-last-user-message' }
+import type { CallOutput, ConversationChange } from './types.js'
 
 /**
  * What an entry's owner says of it: release it now (final: the store keeps it, the client sees

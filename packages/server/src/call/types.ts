@@ -1,7 +1,20 @@
 import type { Agent, STT, TTS } from '@openmic/core'
-import type { MicdropServerCommand, MicdropTurnMetrics } from '@openmic/core/protocol'
-import type { AnswerOutcome } from './Answer.js'
-import type { ConversationChange } from './outbox.js'
+import type {
+  MicdropConversationItem,
+  MicdropServerCommand,
+  MicdropTurnMetrics,
+} from '@openmic/core/protocol'
+
+/**
+ * How an answer's production ended: `spoken` (all its audio was produced), `silent` (no text or no
+ * audio came), `failed` (TTS or agent failure), `cancelled` (barge-in, a newer answer, the call
+ * ended).
+ */
+export type AnswerOutcome = 'spoken' | 'silent' | 'failed' | 'cancelled'
+
+/** A change to the conversation, as the client and the store see it. */
+export type ConversationChange =
+  { type: 'item'; item: MicdropConversationItem } | { type: 'cancel-last-user-message' }
 
 /**
  * What a call does to the outside world: the socket and the server's events. Its functions are

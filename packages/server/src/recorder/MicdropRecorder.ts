@@ -1,6 +1,6 @@
 import { EventEmitter } from 'eventemitter3'
 import type { MicdropConversationItem, MicdropConversationMessage } from '@openmic/core/protocol'
-import type { AnswerOutcome } from '../call/Answer.js'
+import type { AnswerOutcome } from '../call/types.js'
 import type { MicdropServer } from '../server/MicdropServer.js'
 import type { MicdropAudioMessage, MicdropRecorderEvents } from './types.js'
 

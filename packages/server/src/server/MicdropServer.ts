@@ -12,7 +12,7 @@ import {
 } from '@openmic/core/protocol'
 import { WebSocket, type RawData } from 'ws'
 import { CallController } from '../call/CallController.js'
-import type { ConversationChange } from '../call/outbox.js'
+import type { ConversationChange } from '../call/types.js'
 import { drainCall } from '../drain/drainCall.js'
 import { CallStore } from '../store/CallStore.js'
 import { defaultConversationStore } from '../store/MemoryConversationStore.js'

@@ -4,7 +4,7 @@ import type {
   MicdropConversationItem,
   MicdropTurnMetrics,
 } from '@openmic/core/protocol'
-import type { AnswerOutcome } from '../call/Answer.js'
+import type { AnswerOutcome } from '../call/types.js'
 import type { ConversationStore, StoreOperation } from '../store/types.js'
 
 export interface MicdropServerOptions {
