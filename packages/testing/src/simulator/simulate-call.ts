@@ -166,6 +166,11 @@ async function runCall(
       ? options.server(pair.server, parts)
       : defaultServer(pair.server, parts, script)
     watchAgent(server, tts, log)
+    // Items the server sent once its socket was closed (what the answer playing kept at a hang-up).
+    const unsent: MicdropConversationItem[] = []
+    server.on('Message', (item) => {
+      if (pair.server.readyState !== 1) unsent.push({ ...item })
+    })
     client.connect()
     const user = new SimulatedUser(script.steps, client, log)
     user.start()
@@ -186,13 +191,13 @@ async function runCall(
       clientItems: client.items,
       agentConversation: server.agent.conversation.filter((item) => item.role !== 'system'),
       storeConversation: store.conversation,
-      storeRecords: store.records,
       client: {
         kind: script.client,
         endCallAt: client.endCallAt,
         endCallRemainingMs: client.endCallRemainingMs,
         hungUpByUser: client.hungUpByUser,
         closedAt: client.closedAt,
+        lostItems: [...client.lost, ...unsent],
       },
       idle,
       rejections,

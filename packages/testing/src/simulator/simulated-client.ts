@@ -46,6 +46,8 @@ export class SimulatedClient {
   closeCode?: number
   /** When the client hung up or learned the connection closed. */
   closedAt?: number
+  /** Items that arrived after the client had left (they were on their way when it hung up). */
+  readonly lost: MicdropConversationItem[] = []
   /** The user hung up (a step), not the app at `EndCall`. */
   hungUpByUser = false
   private speaking = false
@@ -122,6 +124,7 @@ export class SimulatedClient {
     if (!this.end.open) return
     this.hungUpByUser = byUser
     this.closedAt ??= Date.now()
+    this.closeCode ??= 1000
     this.speaker.stop()
     this.end.close(1000)
     this.changed()
@@ -145,7 +148,10 @@ export class SimulatedClient {
   text(text: string): void {
     const message = parseServerMessage(text)
     this.log.add({ type: 'received', frame: { kind: 'text', text, message } })
-    if (!this.end.open) return
+    if (!this.end.open) {
+      if (message.type === 'Message') this.lost.push(message.item)
+      return
+    }
     switch (message.type) {
       case 'Message':
         this.items.push({ item: message.item, at: Date.now() })
@@ -187,9 +193,8 @@ export class SimulatedClient {
   }
 
   close(code: number): void {
-    this.closeCode = code
+    this.closeCode ??= code
     this.closedAt ??= Date.now()
-    this.log.add({ type: 'closed', side: 'client', code })
     this.speaker.stop()
     this.changed()
   }

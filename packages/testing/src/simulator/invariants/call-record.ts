@@ -1,5 +1,4 @@
 import type { MicdropConversationItem } from '@openmic/core/protocol'
-import type { ConversationRecord } from '@openmic/server'
 import type { LoggedEvent } from '../call-log.js'
 import type { AnswerPlayback } from '../playback.js'
 import type { FullScript } from '../script.js'
@@ -55,8 +54,8 @@ export interface Bounds {
   /**
    * How late an assistant `Message` may reach the client after the user stopped hearing its
    * answer: 2 × latency (the server learns of the cut, the frame comes back) + one TTS chunk +
-   * {@link TIMING_SLACK_MS}. With a slow store the frame may also wait for its own record: then
-   * it is due one latency after that record was stored.
+   * {@link TIMING_SLACK_MS}; with a slow store, plus the server's store timeout (1 s): frames
+   * wait for their records, never longer than that.
    */
   messageMs: number
   /**
@@ -71,10 +70,13 @@ export interface Bounds {
 
 /** Slack for the timing checks: a few ms for work done within one instant (store writes, ticks). */
 export const TIMING_SLACK_MS = 10
+/** The server's default store timeout: a frame never waits longer for its record. */
+const STORE_TIMEOUT_MS = 1000
 export function boundsOf(script: FullScript): Bounds {
-  const { latencyMs, prebufferMs, tts } = script
+  const { latencyMs, prebufferMs, tts, store } = script
+  const storeHold = store.appendDelayMs > 0 ? STORE_TIMEOUT_MS : 0
   return {
-    messageMs: 2 * latencyMs + tts.chunkMs + TIMING_SLACK_MS,
+    messageMs: 2 * latencyMs + tts.chunkMs + TIMING_SLACK_MS + storeHold,
     heardToleranceMs: 2 * latencyMs + prebufferMs + tts.chunkMs + TIMING_SLACK_MS,
     endCallMs: prebufferMs + TIMING_SLACK_MS,
   }
@@ -93,8 +95,6 @@ export interface CallRecord {
   /** The agent's conversation, system prompt aside. */
   agentConversation: MicdropConversationItem[]
   storeConversation: MicdropConversationItem[]
-  /** The store's records, in order (record `index` is the `index`-th Message or CancelLastUserMessage frame). */
-  storeRecords: ConversationRecord[]
   client: {
     kind: 'openmic' | 'micdrop'
     endCallAt?: number
@@ -103,6 +103,11 @@ export interface CallRecord {
     hungUpByUser: boolean
     /** When the connection closed for the client (it hung up, or learned the server closed). */
     closedAt?: number
+    /**
+     * Items the client would have got had it stayed: on their way when it left, or sent by the
+     * server once the connection was closed (the answer playing keeps what was heard).
+     */
+    lostItems: MicdropConversationItem[]
   }
   /** A minute after the last step. */
   idle: {

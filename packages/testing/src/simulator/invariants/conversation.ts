@@ -3,7 +3,8 @@ import { fullTextOf, isAssistant, matchAnswers } from './answers.js'
 import type { CallRecord, Violation } from './call-record.js'
 
 /**
- * The agent's conversation (system prompt aside), the store's and the client's are the same.
+ * The agent's conversation (system prompt aside), the store's and the client's are the same (the
+ * client's with the items it would have got had it not left: those on their way when it hung up).
  * With a Micdrop client, one difference is allowed: the client may hold the whole text of an
  * interrupted answer whose `Message` it was sent before the cut (Micdrop's protocol cannot take
  * it back), where the agent holds the cut message, or none (nothing of it heard).
@@ -12,7 +13,10 @@ export function checkConversations(record: CallRecord): Violation[] {
   const violations: Violation[] = []
   const store = firstDifference(record.agentConversation, record.storeConversation)
   if (store) violations.push(mismatch('store', store))
-  const clientConversation = record.clientItems.map((received) => received.item)
+  const clientConversation = [
+    ...record.clientItems.map((received) => received.item),
+    ...record.client.lostItems,
+  ]
   const client =
     record.client.kind === 'micdrop'
       ? micdropDifference(record, clientConversation)

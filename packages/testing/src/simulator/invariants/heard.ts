@@ -14,6 +14,8 @@ interface Heard {
   complete: boolean
   /** Played to its end: complete, and all of it played. */
   whole: boolean
+  /** Cut by the connection closing: no `Played` report, so the server estimated. */
+  cutByClose: boolean
   messages: MicdropConversationMessage[]
 }
 
@@ -21,8 +23,9 @@ interface Heard {
  * The conversation holds what the user heard. An answer the client played to its end is kept
  * whole, unflagged; one it stopped before its end is flagged `metadata.interrupted` and holds the
  * words whose end it played (MockTTS word timings); nothing heard, no message. Exact for the
- * openmic client, which reports `Played`; for a Micdrop client the server estimates the position,
- * so the message may hold the words of up to `bounds.heardToleranceMs` more.
+ * openmic client, which reports `Played`; for a Micdrop client (and an answer cut by a hang-up,
+ * which no `Played` precedes) the server estimates the position, so the message may hold the
+ * words of up to `bounds.heardToleranceMs` more.
  */
 export function checkHeard(record: CallRecord): Violation[] {
   const violations: Violation[] = []
@@ -53,6 +56,10 @@ export function checkHeard(record: CallRecord): Violation[] {
       sentMs: sent,
       complete,
       whole: complete && playedMs >= spoken.audioMs,
+      // Still to be heard when the client left (dropped then, or arriving after).
+      cutByClose:
+        record.client.closedAt !== undefined &&
+        (playback?.droppedAt ?? Infinity) >= record.client.closedAt,
       messages: bySpeak.get(spoken.speak) ?? [],
     })
     if (problem) violations.push({ name: 'heard-mismatch', message: problem })
@@ -67,7 +74,8 @@ function judge(record: CallRecord, heard: Heard): string | undefined {
   if (keptWords === undefined)
     return `${what}: its messages hold "${kept}", not words of it from the start.`
   const all = wordCount(heard.text)
-  const exact = record.client.kind === 'openmic'
+  // The openmic client reports what it played at a barge-in, not when the connection closes.
+  const exact = record.client.kind === 'openmic' && !heard.cutByClose
   // With a Micdrop client the server's estimate runs ahead of the client, never past what it sent.
   const estimatedMs = exact
     ? heard.playedMs

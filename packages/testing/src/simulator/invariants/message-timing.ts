@@ -1,6 +1,6 @@
 import { heardUntil } from '../playback.js'
 import { heardWordCount, isAssistant, matchAnswers } from './answers.js'
-import { TIMING_SLACK_MS, type CallRecord, type Violation } from './call-record.js'
+import type { CallRecord, Violation } from './call-record.js'
 import { handledCommand } from './turns.js'
 
 /**
@@ -23,9 +23,7 @@ export function checkMessageTiming(record: CallRecord): Violation[] {
     const speak = isAssistant(received.item) ? matched.get(received.item) : undefined
     if (speak !== undefined && !arrivals.has(speak)) arrivals.set(speak, received.at)
   }
-  const storedAt = storedAtBySpeak(record)
   const { messageMs } = record.bounds
-  const { latencyMs } = record.script
   for (const spoken of record.spoken) {
     const playback = record.playback.get(spoken.speak)
     const until = playback && heardUntil(playback)
@@ -39,12 +37,6 @@ export function checkMessageTiming(record: CallRecord): Violation[] {
     if (starts !== undefined && starts + messageMs < deadline) {
       deadline = starts + messageMs
       rule = `it started playing (audio sent and the item saved) at ${starts} ms`
-    }
-    // A frame waits for its own record in the store.
-    const stored = storedAt.get(spoken.speak)
-    if (stored !== undefined && stored + latencyMs + TIMING_SLACK_MS > deadline) {
-      deadline = stored + latencyMs + TIMING_SLACK_MS
-      rule = `the store had its record at ${stored} ms`
     }
     const arrived = arrivals.get(spoken.speak)
     if (arrived !== undefined && arrived <= deadline) continue
@@ -60,32 +52,6 @@ export function checkMessageTiming(record: CallRecord): Violation[] {
     })
   }
   return violations
-}
-
-/**
- * When the store had the first record of each answer's messages (a frame waits for its record).
- */
-function storedAtBySpeak(record: CallRecord): Map<number, number> {
-  const storedAt = new Map<number, number>()
-  for (const event of record.events) {
-    if (event.type === 'store' && event.what === 'append' && event.stored) {
-      storedAt.set(event.index, event.at)
-    }
-  }
-  const items = record.storeRecords.flatMap((stored, index) =>
-    stored.type === 'item' ? [{ item: stored.item, index }] : []
-  )
-  const matched = matchAnswers(
-    items.map(({ item }) => item),
-    record
-  )
-  const bySpeak = new Map<number, number>()
-  for (const { item, index } of items) {
-    const speak = isAssistant(item) ? matched.get(item) : undefined
-    const at = storedAt.get(index)
-    if (speak !== undefined && at !== undefined && !bySpeak.has(speak)) bySpeak.set(speak, at)
-  }
-  return bySpeak
 }
 
 /**

@@ -25,7 +25,7 @@ interface Turn {
  * A turn the user speaks over before anything resolved it (`StartSpeaking`) hands its due to the
  * next turn: the server joins the two utterances into one user message and answers it once. A
  * turn ended by `Mute` owes nothing (the user paused the call); neither does the last turn of a
- * call the user hung up on. A late transcript piece answered after the answer it came behind is
+ * call the user hung up on, or that the server ended (`EndCall`). A late transcript piece answered after the answer it came behind is
  * two user messages and two answers in one turn: allowed.
  *
  * In the agent's final conversation, no two assistant messages follow each other (a tool item
@@ -56,7 +56,8 @@ export function checkTurns(record: CallRecord): Violation[] {
       })
     }
     owed = !resolved && how === 'spoken-over'
-    const exempt = how === 'end' && record.client.hungUpByUser
+    const exempt =
+      how === 'end' && (record.client.hungUpByUser || record.client.endCallAt !== undefined)
     if (!resolved && how === 'end' && !exempt) {
       violations.push({
         name: 'turn-unresolved',
