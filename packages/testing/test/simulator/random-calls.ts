@@ -1,3 +1,4 @@
+import { expect, it } from 'vitest'
 import {
   formatFailure,
   randomScript,
@@ -41,4 +42,14 @@ export async function runRandomCalls(client: 'openmic' | 'micdrop', calls = RAND
   }
   const counts = Object.fromEntries([...broken].map(([name, { count }]) => [name, count]))
   return { counts, reports, seconds }
+}
+
+/** The property test: {@link RANDOM_CALLS} random calls with `client` keep every invariant. */
+export function itKeepsEveryInvariant(client: 'openmic' | 'micdrop'): void {
+  it(`${RANDOM_CALLS} random calls with the ${client} client keep every invariant`, async () => {
+    const { counts, reports, seconds } = await runRandomCalls(client)
+    const rate = Math.round(RANDOM_CALLS / seconds)
+    console.info(`${client}: ${RANDOM_CALLS} calls in ${seconds.toFixed(1)} s (${rate} calls/s)`)
+    expect(counts, reports.join('\n\n')).toEqual({})
+  }, 300_000)
 }

@@ -16,6 +16,27 @@ async function expectClean(script: CallScript) {
   return result
 }
 
+/**
+ * The user books a table, the STT gives the words in two pieces (text, ms after the end of the
+ * audio), with or without `TranscriptEnd` (a grace of 300 ms then).
+ */
+function booking(
+  client: 'openmic' | 'micdrop',
+  transcriptEnd: boolean,
+  first: [string, number],
+  second: [string, number],
+  answers: string[]
+): CallScript {
+  const pieces = [first, second].map(([text, afterMs]) => ({ text, afterMs }))
+  return {
+    client,
+    stt: { transcriptEnd },
+    server: { transcriptGraceMs: transcriptEnd ? undefined : 300 },
+    agent: { answers },
+    steps: [{ say: 'book a table for two', ms: 1200, stt: { pieces } }, { waitFor: 'quiet' }],
+  }
+}
+
 /** Roles and texts of a conversation, in order. */
 const shape = (items: MicdropConversationItem[]) =>
   items.map((item) =>
@@ -63,76 +84,31 @@ describe.each(['openmic', 'micdrop'] as const)('with the %s client', (client) =>
     ])
   })
 
-  it('the transcript in pieces, with TranscriptEnd: one user message, one answer', async () => {
-    const result = await expectClean({
-      client,
-      agent: { answers: ['A table for two, done.'] },
-      steps: [
-        {
-          say: 'book a table for two',
-          ms: 1200,
-          stt: {
-            pieces: [
-              { text: 'book a', afterMs: 0 },
-              { text: 'table for two', afterMs: 200 },
-            ],
-          },
-        },
-        { waitFor: 'quiet' },
-      ],
+  for (const { transcriptEnd, laterMs, how } of [
+    { transcriptEnd: true, laterMs: 200, how: 'with TranscriptEnd' },
+    { transcriptEnd: false, laterMs: 150, how: 'without TranscriptEnd (joined within the grace)' },
+  ]) {
+    it(`the transcript in pieces, ${how}: one user message, one answer`, async () => {
+      const result = await expectClean(
+        booking(
+          client,
+          transcriptEnd,
+          ['book a', 0],
+          ['table for two', laterMs],
+          ['A table for two, done.']
+        )
+      )
+      expect(shape(result.conversation.agent)).toEqual([
+        'user: book a table for two',
+        'assistant: A table for two, done.',
+      ])
     })
-    expect(shape(result.conversation.agent)).toEqual([
-      'user: book a table for two',
-      'assistant: A table for two, done.',
-    ])
-  })
-
-  it('the transcript in pieces, without TranscriptEnd: joined within the grace', async () => {
-    const result = await expectClean({
-      client,
-      stt: { transcriptEnd: false },
-      server: { transcriptGraceMs: 300 },
-      agent: { answers: ['A table for two, done.'] },
-      steps: [
-        {
-          say: 'book a table for two',
-          ms: 1200,
-          stt: {
-            pieces: [
-              { text: 'book a', afterMs: 0 },
-              { text: 'table for two', afterMs: 150 },
-            ],
-          },
-        },
-        { waitFor: 'quiet' },
-      ],
-    })
-    expect(shape(result.conversation.agent)).toEqual([
-      'user: book a table for two',
-      'assistant: A table for two, done.',
-    ])
-  })
+  }
 
   it('a piece later than the grace, once the answer was heard: answered after it', async () => {
-    const result = await expectClean({
-      client,
-      stt: { transcriptEnd: false },
-      server: { transcriptGraceMs: 100 },
-      agent: { answers: ['Sure.', 'For two, noted.'] },
-      steps: [
-        {
-          say: 'book a table for two',
-          ms: 1200,
-          stt: {
-            pieces: [
-              { text: 'book a table', afterMs: 0 },
-              { text: 'for two', afterMs: 1500 },
-            ],
-          },
-        },
-        { waitFor: 'quiet' },
-      ],
-    })
+    const result = await expectClean(
+      booking(client, false, ['book a table', 0], ['for two', 1500], ['Sure.', 'For two, noted.'])
+    )
     expect(shape(result.conversation.agent)).toEqual([
       'user: book a table',
       'assistant: Sure.',
