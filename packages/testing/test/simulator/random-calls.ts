@@ -9,7 +9,7 @@ import {
 } from '../../src/simulator/index.js'
 
 /** Random calls per client kind and test run (`SIMULATOR_CALLS` changes it). */
-export const RANDOM_CALLS = Number(process.env.SIMULATOR_CALLS ?? 1000)
+export const RANDOM_CALLS = Number(process.env.SIMULATOR_CALLS ?? 2000)
 
 /**
  * Runs `calls` random calls (seeds `1..calls`) with one kind of client. Returns how many calls
