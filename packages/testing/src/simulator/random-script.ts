@@ -98,6 +98,11 @@ export function randomScript(seed: number, options: RandomScriptOptions = {}): C
     steps: steps(random, count, failures, options.bargeIns ?? true),
   }
   if (random.chance(0.3)) script.store = storeBehaviour(random, failures)
+  // The user waits for the history to load: the checks time the frames sent meanwhile only
+  // roughly (see `CallScript.store`).
+  const first = script.steps[0]!
+  const loading = (script.store?.loadDelayMs ?? 0) + 2 * (script.latencyMs ?? 0)
+  if ('pause' in first && first.pause < loading) first.pause = loading
   return script
 }
 

@@ -106,7 +106,12 @@ export interface CallScript {
     /** `speak()` calls (numbered from 1) that fail (`Failed`) after `afterChunks` chunks. */
     failures?: Array<{ speak: number; afterChunks: number }>
   }
-  /** The simulated conversation store (the call starts a new conversation). */
+  /**
+   * The simulated conversation store (the call starts a new conversation). While its history
+   * loads the server holds the client's frames; the checks take them as handled once it loaded,
+   * just before the server's first frame (roughly: a user turn that ends before the load may be
+   * miscounted).
+   */
   store?: {
     /** Each append takes this long (ms, default 0). */
     appendDelayMs?: number
