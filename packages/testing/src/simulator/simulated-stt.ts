@@ -1,0 +1,91 @@
+import type { Readable } from 'node:stream'
+import { STT } from '@openmic/core'
+import { tagOf } from './audio-tags.js'
+import type { CallLog } from './call-log.js'
+import type { ScriptedTranscript, UtteranceStep } from './script.js'
+
+/**
+ * The STT of a simulated call. Each `transcribe()` stream is one utterance; its audio says which
+ * (see `audio-tags.ts`), so the script's transcript for that utterance plays however the
+ * utterances and the server's streams line up. Pieces come after the end of the stream, at the
+ * scripted delays, on virtual time.
+ */
+export class SimulatedSTT extends STT {
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>()
+  private destroyed = false
+
+  constructor(
+    private readonly utterances: UtteranceStep[],
+    private readonly transcriptEnd: boolean,
+    private readonly callLog: CallLog
+  ) {
+    super()
+  }
+
+  override get signalsTranscriptEnd(): boolean {
+    return this.transcriptEnd
+  }
+
+  transcribe(audio: Readable): void {
+    let utterance = 0
+    audio.on('data', (chunk: Buffer) => {
+      if (utterance === 0) utterance = tagOf(chunk)
+    })
+    audio.once('end', () => this.play(utterance))
+  }
+
+  override destroy(): void {
+    this.destroyed = true
+    for (const timer of this.timers) clearTimeout(timer)
+    this.timers.clear()
+    super.destroy()
+  }
+
+  private play(utterance: number) {
+    const behaviour = this.behaviourOf(utterance)
+    if (behaviour.silent) return
+    const pieces = [...(behaviour.pieces ?? [{ text: this.wordsOf(utterance) }])].sort(
+      (a, b) => (a.afterMs ?? 0) - (b.afterMs ?? 0)
+    )
+    pieces.forEach((piece, index) => {
+      const isLast = index === pieces.length - 1
+      this.at(piece.afterMs ?? 0, behaviour.failAfterMs, () => {
+        this.callLog.add({ type: 'stt', utterance, what: 'transcript', text: piece.text })
+        this.emit('Transcript', piece.text)
+        if (isLast && this.transcriptEnd) {
+          this.callLog.add({ type: 'stt', utterance, what: 'end' })
+          this.emit('TranscriptEnd')
+        }
+      })
+    })
+    if (behaviour.failAfterMs !== undefined) {
+      this.at(behaviour.failAfterMs, undefined, () => {
+        this.callLog.add({ type: 'stt', utterance, what: 'failed' })
+        this.emit('Failed', new Error(`Scripted STT failure (utterance ${utterance})`))
+      })
+    }
+  }
+
+  /** Runs `action` `afterMs` after now, unless a failure due first came. */
+  private at(afterMs: number, failAfterMs: number | undefined, action: () => void) {
+    if (failAfterMs !== undefined && afterMs > failAfterMs) return
+    if (afterMs <= 0) return action()
+    const timer = setTimeout(() => {
+      this.timers.delete(timer)
+      if (!this.destroyed) action()
+    }, afterMs)
+    this.timers.add(timer)
+  }
+
+  private behaviourOf(utterance: number): ScriptedTranscript {
+    const step = this.utterances[utterance - 1]
+    if (!step) return { pieces: [{ text: '' }] }
+    if (step.stt) return step.stt
+    return 'cough' in step ? { pieces: [{ text: '' }] } : {}
+  }
+
+  private wordsOf(utterance: number): string {
+    const step = this.utterances[utterance - 1]
+    return step && 'say' in step ? step.say : ''
+  }
+}

@@ -1,0 +1,4 @@
+import { itKeepsEveryInvariant } from './random-calls.js'
+
+// One file per client: vitest runs them in parallel.
+itKeepsEveryInvariant('micdrop')
