@@ -26,9 +26,15 @@ export class AnswerWriter {
     this.flush()
   }
 
+  /**
+   * @param lead - Written before this writer's first text unless that text starts with a space:
+   *   what separates it from the text of the model call before it (`'look.'` then `'Found'` are
+   *   spoken `'look. Found'`).
+   */
   constructor(
     private readonly stream: Writable,
-    private readonly startTag?: string
+    private readonly startTag?: string,
+    private readonly lead = ''
   ) {}
 
   /** Number of characters of the answer that are spoken (written or about to be). */
@@ -60,7 +66,9 @@ export class AnswerWriter {
   /** Writes what was accepted and not written yet (done for you on the next tick and by `end()`). */
   flush(): void {
     if (this.acceptedLength <= this.flushedLength) return
-    this.stream.write(this.text.slice(this.flushedLength, this.acceptedLength))
+    const text = this.text.slice(this.flushedLength, this.acceptedLength)
+    const lead = this.flushedLength === 0 && !/^\s/.test(text) ? this.lead : ''
+    this.stream.write(lead + text)
     this.flushedLength = this.acceptedLength
   }
 

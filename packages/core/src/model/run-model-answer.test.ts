@@ -136,6 +136,17 @@ describe('the shared step loop', () => {
     ])
   })
 
+  it('speaks the text of two model calls with a space between them, never glued together', async () => {
+    // Found by the call simulator: "Let me check." then "Found it." reached the TTS as
+    // "Let me check.Found it.", one word to it
+    const agent = new ScriptedAgent(({ step }) =>
+      step === 0 ? parts(text('Let me check.'), call('c', 'lookup')) : parts(text('Found it.'))
+    )
+    agent.addTool({ name: 'lookup', description: 'd', execute: () => ({ found: true }) })
+    expect(await readAll(agent.answer())).toBe('Let me check. Found it.')
+    expect(assistantTexts(agent)).toEqual(['Let me check.', 'Found it.'])
+  })
+
   it('ends the turn silently after a skipAnswer tool', async () => {
     const agent = new ScriptedAgent(
       () => parts(call('c', 'semantic_turn')),

@@ -8,9 +8,12 @@ import type { ModelAnswerHost } from './types.js'
  */
 export async function runModelAnswer(host: ModelAnswerHost): Promise<void> {
   const { maxSteps } = host.limits
+  // The text of one call is spoken right after the text of the one before: a space between them
+  let lead = ''
   for (let step = 0; step < maxSteps; step++) {
-    const { text, toolCalls } = await runModelCall(host, step)
+    const { text, toolCalls } = await runModelCall(host, step, lead)
     if (host.signal.aborted) return
+    if (text.trim() !== '') lead = /\s$/.test(text) ? '' : ' '
     host.saveAnswer(text)
     if (toolCalls.length === 0) return
 

@@ -15,18 +15,23 @@ export interface ModelCallResult {
 const CANCELLED: ModelCallResult = Object.freeze({ text: '', toolCalls: [] }) as ModelCallResult
 
 /**
- * Runs one model call of an answer: streams its text through an {@link AnswerWriter}, collects its
- * tool calls, and retries it while it failed before writing any text (retryable errors only, at
- * most `maxRetry` times). This is the only place openmic retries a model call: provider SDKs are
+ * Runs one model call of an answer: streams its text through an {@link AnswerWriter} (after `lead`,
+ * what separates it from the text of the call before), collects its tool calls, and retries it
+ * while it failed before writing any text (retryable errors only, at most `maxRetry` times).
+ * This is the only place openmic retries a model call: provider SDKs are
  * set to never retry, so a failing request is sent exactly `maxRetry + 1` times.
  *
  * A call that breaks after text was written keeps that text (saved with `metadata.incomplete`) and
  * throws the original error: what the user heard is never said twice. Returns an empty result once
  * the answer is cancelled.
  */
-export async function runModelCall(host: ModelAnswerHost, step: number): Promise<ModelCallResult> {
+export async function runModelCall(
+  host: ModelAnswerHost,
+  step: number,
+  lead = ''
+): Promise<ModelCallResult> {
   for (let attempt = 0; ; attempt++) {
-    const writer = new AnswerWriter(host.stream, host.startTag)
+    const writer = new AnswerWriter(host.stream, host.startTag, lead)
     const toolCalls: MicdropConversationToolCall[] = []
     try {
       await streamAttempt(host, step, attempt, (part) => {
