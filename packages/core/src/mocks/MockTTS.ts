@@ -50,6 +50,8 @@ interface SpeakJob {
   /** All text of this `speak()` so far, and how much of it was announced in `Words`. */
   received: string
   wordsAnnounced: number
+  /** How much of `received` was spoken: a word that may still go on in the next text waits. */
+  spokenChars: number
   chunksSent: number
   timer?: NodeJS.Timeout
   waited: boolean
@@ -58,7 +60,9 @@ interface SpeakJob {
 
 /**
  * A text-to-speech for tests and demos: speaks a sine tone whose length follows the text (real
- * PCM16 16 kHz mono, never silence), streamed as the text comes. Delays and failures are scriptable.
+ * PCM16 16 kHz mono, never silence), streamed as the text comes, each word once it is whole (as a
+ * real TTS, which does not say half a word): its audio and its `Words` timing come together.
+ * Delays and failures are scriptable.
  *
  * @example
  * const tts = new MockTTS({ msPerChar: 5, firstAudioDelayMs: 20 })
@@ -85,6 +89,7 @@ export class MockTTS extends TTS {
       textEnded: false,
       received: '',
       wordsAnnounced: 0,
+      spokenChars: 0,
       chunksSent: 0,
       waited: false,
       finished: false,
@@ -95,6 +100,7 @@ export class MockTTS extends TTS {
       data: (chunk) => this.onText(job, chunk),
       end: () => {
         job.textEnded = true
+        this.speakUpTo(job, job.received.length)
         this.announceWords(job, true)
         this.pump(job)
       },
@@ -121,10 +127,19 @@ export class MockTTS extends TTS {
     if (job.finished) return
     this.spokenText += text
     if (this.options.error !== undefined) return this.fail(job, this.options.error)
-    job.queue.push(...this.tone(text.length * (this.options.msPerChar ?? 10)))
     job.received += text
+    // As a real TTS, a word is spoken once it is whole: its audio and its timing come together
+    const lastSpace = job.received.search(/\s\S*$/)
+    this.speakUpTo(job, lastSpace === -1 ? job.spokenChars : lastSpace + 1)
     this.announceWords(job, false)
     this.pump(job)
+  }
+
+  /** Queues the tone of the text up to `end` not spoken yet. */
+  private speakUpTo(job: SpeakJob, end: number) {
+    if (end <= job.spokenChars) return
+    job.queue.push(...this.tone((end - job.spokenChars) * (this.options.msPerChar ?? 10)))
+    job.spokenChars = end
   }
 
   /**
