@@ -18,11 +18,14 @@ describe('client extension messages', () => {
     expect(encodeClientHello({ captions: true })).toBe('Hello {"captions":true}')
     expect(parseClientExtension(encodeClientHello({ captions: true }))).toEqual({
       type: 'Hello',
-      hello: { captions: true },
+      hello: { captions: true, reportsPlaybackEnd: false },
     })
+    expect(
+      parseClientExtension(encodeClientHello({ captions: true, reportsPlaybackEnd: true }))
+    ).toEqual({ type: 'Hello', hello: { captions: true, reportsPlaybackEnd: true } })
     expect(parseClientExtension('Hello {"future":1}')).toEqual({
       type: 'Hello',
-      hello: { captions: false },
+      hello: { captions: false, reportsPlaybackEnd: false },
     })
   })
 

@@ -4,8 +4,8 @@
  */
 export const MicdropClientExtensions = {
   /**
-   * Sent just before `StartSpeaking` (and `Mute`): how far the client played the assistant audio.
-   * Payload {@link MicdropPlayed}.
+   * Sent just before `StartSpeaking` (and `Mute`), and when playback runs out if the client's
+   * `Hello` said so: how far the client played the assistant audio. Payload {@link MicdropPlayed}.
    */
   Played: 'Played',
   /**
@@ -37,6 +37,11 @@ export interface MicdropClientHello {
    * instead of when the answer starts playing.
    */
   captions?: boolean
+  /**
+   * The client also sends `Played` when its playback runs out (everything received was played), so
+   * the server knows when an answer was heard to its end instead of estimating it.
+   */
+  reportsPlaybackEnd?: boolean
 }
 
 /** A client extension message parsed from a text frame. */
@@ -73,7 +78,13 @@ export function parseClientExtension(text: string): MicdropClientExtension | und
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return undefined
   const fields = payload as Record<string, unknown>
   if (name === MicdropClientExtensions.Hello) {
-    return { type: 'Hello', hello: { captions: fields.captions === true } }
+    return {
+      type: 'Hello',
+      hello: {
+        captions: fields.captions === true,
+        reportsPlaybackEnd: fields.reportsPlaybackEnd === true,
+      },
+    }
   }
   const { ms, paused } = fields
   if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return undefined
