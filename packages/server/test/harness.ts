@@ -136,22 +136,24 @@ export class TestClient {
     return client
   }
 
-  /** Names of text messages received (`Message:user`, `SkipAnswer`, ...), audio as `audio`. */
+  /**
+   * Names of the frames received (`Message:user`, `SkipAnswer`, ...), audio as `audio`; without
+   * `Hello` and `Caption` (see `texts('Caption')`), which tell how, not what.
+   */
   get log(): string[] {
-    return this.received.map((item) => {
-      if (item.kind === 'audio') return 'audio'
+    return this.received.flatMap((item) => {
+      if (item.kind === 'audio') return ['audio']
       const { message } = item
-      if (message.type === 'Message') return `Message:${message.item.role}`
-      if (message.type === 'Unknown') return message.name
-      return message.type
+      if (message.type === 'Hello' || message.type === 'Caption') return []
+      if (message.type === 'Message') return [`Message:${message.item.role}`]
+      if (message.type === 'Unknown') return [message.name]
+      return [message.type]
     })
   }
 
-  /** The log without `Hello` and `Caption`, consecutive audio frames collapsed into one `audio`. */
+  /** The log with consecutive audio frames collapsed into one `audio`. */
   get flow(): string[] {
-    return this.log
-      .filter((entry) => entry !== 'Hello' && entry !== 'Caption')
-      .filter((entry, i, all) => entry !== 'audio' || all[i - 1] !== 'audio')
+    return this.log.filter((entry, i, all) => entry !== 'audio' || all[i - 1] !== 'audio')
   }
 
   /** The caption pieces received, joined. */

@@ -175,7 +175,7 @@ describe('the conversation keeps what the user heard', () => {
     bargeIn(client, 0)
     await client.waitFor((c) => c.count('EndCall') === 1)
     // At the cut, not after an answer to the next utterance; and nothing of the goodbye is kept
-    await client.settle()
+    await client.waitFor((c) => c.count('EndCall') === 2)
     expect(client.flow).toEqual([
       'SkipAnswer',
       'Message:user',

@@ -48,6 +48,8 @@ export interface AnswerHost {
   readonly outbox: Outbox
   /** The client shows captions, and takes each answer's `Message` once final. */
   readonly captions: boolean
+  /** The client tells when its playback runs out: that, not an estimate, says an answer was heard. */
+  readonly reportsPlaybackEnd: boolean
   /** It is known which client it is (it spoke first): else nothing is shown before it is final. */
   readonly known: boolean
   /** The answer's first audio went out. */
@@ -80,6 +82,9 @@ interface SavedMessage {
 
 const FINAL_PHASES: ReadonlySet<AnswerPhase> = new Set(['heard', 'cut', 'silent', 'failed'])
 
+/** For a client that reports the end of its playback: how long its report may take to come. */
+const REPORT_FALLBACK_MS = 2000
+
 /**
  * One answer, from the text the agent (or the app) gives it to the items the conversation keeps
  * of it. It feeds its text to the TTS as it streams and sends the audio on (or withholds it while
@@ -111,6 +116,8 @@ export class Answer implements OutboxOwner {
   private readonly messages: SavedMessage[] = []
   /** The agent skipped the answer itself (it sent `SkipAnswer`). */
   private skipped = false
+  /** What was heard of text the agent never saved was saved for it (see `keepHeard`). */
+  private savedHeard = false
   /** Audio produced while gated or held. */
   private withheldAudio: Buffer[] = []
   /** Frames (`SkipAnswer`, `ToolCall`) produced while gated. */
@@ -155,7 +162,7 @@ export class Answer implements OutboxOwner {
 
   /** It kept an assistant message, or the agent settled the turn another way (skip, noise, tools). */
   get answered(): boolean {
-    return this.acted || this.messages.some(({ entry }) => !entry.dropped)
+    return this.acted || this.savedHeard || this.messages.some(({ entry }) => !entry.dropped)
   }
 
   // ---- production: text → TTS → audio ----
@@ -281,6 +288,13 @@ export class Answer implements OutboxOwner {
     this.end('cut', this.playback.playedMs(performance.now(), playedUpToMs))
   }
 
+  /** The client reports it played the call's audio up to `positionMs`. */
+  playedTo(positionMs: number): void {
+    const end = this.playback.endMs
+    if (this.phase !== 'playing' || end === undefined || positionMs < end) return
+    this.end(this.spoken.complete ? 'heard' : 'cut', this.playback.sentMs)
+  }
+
   /**
    * A newer answer replaces it, or the app cancelled it, without the client dropping anything: it
    * keeps all that was sent, as the client will play it.
@@ -325,15 +339,15 @@ export class Answer implements OutboxOwner {
 
   private sendAudio(audio: Buffer) {
     const now = performance.now()
-    const ms = audio.length / BYTES_PER_MS
-    const { positionMs, startAt } = this.host.clock.send(ms, now)
-    this.playback.sent(ms, positionMs, startAt)
     const first = this.firstSentAt === undefined
     if (first) {
       this.firstSentAt = now
       // Before the audio: what the user paused is settled (dropped) first, then this plays
       this.host.answerAudible(this)
     }
+    const ms = audio.length / BYTES_PER_MS
+    const { positionMs, startAt } = this.host.clock.send(ms, now)
+    this.playback.sent(ms, positionMs, startAt)
     this.host.output.audio(audio, first)
     if (first) this.host.outbox.flush()
     this.sendCaptions()
@@ -399,7 +413,12 @@ export class Answer implements OutboxOwner {
     if (this.phase !== 'streaming' || this.producing) return
     if (this.playback.sentMs === 0) return this.end(this.outcome === 'failed' ? 'failed' : 'silent')
     this.phase = 'playing'
-    const delay = this.playback.playEndAt - performance.now()
+    // The client may have said so already (it played all there was before production ended)
+    if (this.host.reportsPlaybackEnd) this.playedTo(this.host.clock.reportedMs)
+    if (this.final) return
+    // For a client that reports its playback's end, the estimate is only a fallback
+    const allowance = this.host.reportsPlaybackEnd ? REPORT_FALLBACK_MS : 0
+    const delay = this.playback.playEndAt + allowance - performance.now()
     const played = () => this.end(this.spoken.complete ? 'heard' : 'cut', this.playback.sentMs)
     if (delay <= 0) return played()
     this.heardTimer = setTimeout(played, delay)
@@ -463,6 +482,7 @@ export class Answer implements OutboxOwner {
     const from = last && last.to > last.from ? last.to : last ? text.length : 0
     const unsaved = text.slice(from, heardTo).trim()
     if (!unsaved) return
+    this.savedHeard = true
     if (heardTo >= text.length) agent.addAssistantMessage(unsaved)
     else agent.addAssistantMessage(unsaved, metadata(text.slice(from).trim()))
   }

@@ -41,6 +41,8 @@ export class CallController implements AnswerHost {
   droppedAudioFrames = 0
   /** The client shows captions (its `Hello`), and takes each answer's `Message` once final. */
   captions = false
+  /** The client tells when its playback runs out (its `Hello`): an answer is heard when it says so. */
+  reportsPlaybackEnd = false
   /**
    * The client spoke first (a frame, or its params): it is known whether it is openmic's (it says
    * `Hello` first). Until then an answer is not shown before it is final.
@@ -62,9 +64,13 @@ export class CallController implements AnswerHost {
   private unanswered = false
   /** The answers the client may still hear, oldest first: not final yet. */
   private answers: Answer[] = []
+  /** The agent's latest answer: it answers every user message before it. */
+  private latestAgentAnswer?: Answer
   /** The client holds answers paused, awaiting the verdict on the user's speech. */
   private pause?: Pause
   private endCallPending = false
+  /** `EndCall` waits for a client that does not report its playback to have played the goodbye. */
+  private endCallTimer?: NodeJS.Timeout
   private destroyed = false
   /** Settles the promises of `speak()` and `answer()`, by answer. */
   private readonly waiting = new Map<Answer, () => void>()
@@ -92,6 +98,9 @@ export class CallController implements AnswerHost {
     return (
       this.answers.length > 0 ||
       !this.outbox.empty ||
+      // What was sent may still be playing on a client that does not tell
+      (!this.reportsPlaybackEnd && performance.now() < this.clock.surelyPlayedAt) ||
+      this.endCallPending ||
       this.speaking ||
       this.transcript.waiting ||
       this.transcript.pending
@@ -110,15 +119,19 @@ export class CallController implements AnswerHost {
   startSpeaking(): void {
     this.closeUtterance()
     const played = this.clock.takeReport()
-    // Speaking again over answers still held: they stay held until this utterance's verdict
-    if (this.pause) clearTimeout(this.pause.timer)
-    else if (played?.paused) this.holdAnswers(played.ms)
-    else this.interruptAnswers(played)
     // Words said before the last ones were settled belong to the same turn
     if (!this.transcript.waiting) this.turn = undefined
     this.transcript.userStarted()
     this.speaking = true
     this.muted = false
+    // Speaking again over answers still held: they stay held until this utterance's verdict, and
+    // what answered the words since is cut (nothing of it was played: the client is paused)
+    if (this.pause) {
+      clearTimeout(this.pause.timer)
+      const held = this.pause.answers
+      for (const answer of [...this.answers]) if (!held.includes(answer)) answer.interrupt()
+    } else if (played?.paused) this.holdAnswers(played.ms)
+    else this.interruptAnswers(played)
     this.utterance = new Utterance(this.stt, this.output.log)
   }
 
@@ -158,9 +171,13 @@ export class CallController implements AnswerHost {
     this.transcript.userStopped(transcribing(utterance))
   }
 
-  /** The client played the call's assistant audio up to `played.ms` (`Played`). */
+  /**
+   * The client played the call's assistant audio up to `played.ms` (`Played`): before a barge-in
+   * (the next `StartSpeaking` or `Mute` takes it), or when its playback ran out.
+   */
   played(played: MicdropPlayed): void {
     this.clock.report(played)
+    if (!played.paused) for (const answer of [...this.answers]) answer.playedTo(played.ms)
   }
 
   /** The client left: the answers it was playing keep what it heard. */
@@ -205,6 +222,7 @@ export class CallController implements AnswerHost {
     if (this.destroyed) return
     this.destroyed = true
     clearTimeout(this.pause?.timer)
+    clearTimeout(this.endCallTimer)
     this.pause = undefined
     this.transcript.destroy()
     this.closeUtterance()
@@ -228,7 +246,7 @@ export class CallController implements AnswerHost {
   ): Answer {
     // The held answer's production needs the TTS: the user's words are answered instead
     if (this.current?.producing && this.current.phase === 'held') this.interruptHeld()
-    for (const answer of [...this.answers]) if (answer.phase !== 'held') answer.settle()
+    const before = [...this.answers]
     const forUser = kind === 'answer' && this.unanswered
     if (forUser) this.unanswered = false
     const answer = new Answer(this, {
@@ -239,7 +257,10 @@ export class CallController implements AnswerHost {
       requestedAt: performance.now(),
     })
     if (given.turn) given.turn.answer = answer
+    if (kind === 'answer') this.latestAgentAnswer = answer
+    // In the list before the others are done: an EndCall waiting for them waits for this one too
     this.answers.push(answer)
+    for (const older of before) if (older.phase !== 'held') older.settle()
     // A synchronous agent saves its answer, skips it or ends the call within answer(): its
     // events find the answer already current.
     if (given.message) this.agent.addAssistantMessage(given.message)
@@ -270,10 +291,15 @@ export class CallController implements AnswerHost {
     return this.answers.at(-1)
   }
 
-  /** Barge-in: the client dropped what it had queued; every answer keeps what it played. */
+  /**
+   * Barge-in: the client dropped what it had queued; every answer keeps what it played, as its
+   * report says (a client that reports its playback and sent none had received nothing), or as
+   * estimated.
+   */
   private interruptAnswers(played: MicdropPlayed | undefined) {
     if (this.answers.length === 0) return
-    for (const answer of [...this.answers]) answer.interrupt(played?.ms)
+    const ms = played?.ms ?? (this.reportsPlaybackEnd ? 0 : undefined)
+    for (const answer of [...this.answers]) answer.interrupt(ms)
     this.clock.dropped(performance.now())
   }
 
@@ -329,10 +355,6 @@ export class CallController implements AnswerHost {
     if (this.pause && !this.pause.answers.includes(answer) && answer.outcome !== 'spoken') {
       this.interruptHeld()
     }
-    // Words that came while this answer was heard are answered now
-    if (this.transcript.pending && !this.transcript.waiting && !this.speaking) {
-      this.onTurnText(true)
-    }
   }
 
   answerFinal(answer: Answer): void {
@@ -340,13 +362,26 @@ export class CallController implements AnswerHost {
     if (index !== -1) this.answers.splice(index, 1)
     this.waiting.get(answer)?.()
     this.waiting.delete(answer)
-    // Nothing of it was kept: its user messages are answered with the next turn
-    if (answer.forUser && !answer.answered) this.unanswered = true
+    // Nothing of it was kept: its user messages are answered with the next turn (unless a newer
+    // answer, which sees them too, took over)
+    const takenOver = answer !== this.latestAgentAnswer
+    if (answer.forUser && !answer.answered && !takenOver) this.unanswered = true
     this.flushEndCall()
+    // Words that came while this answer was heard are answered now that it was
+    if (this.transcript.pending && !this.transcript.waiting && !this.speaking) {
+      this.onTurnText(true)
+    }
   }
 
   private flushEndCall() {
     if (!this.endCallPending || this.answers.length > 0 || !this.outbox.empty) return
+    const wait = this.reportsPlaybackEnd ? 0 : this.clock.surelyPlayedAt - performance.now()
+    clearTimeout(this.endCallTimer)
+    if (wait > 0) {
+      this.endCallTimer = setTimeout(() => this.flushEndCall(), wait)
+      return
+    }
+    this.endCallTimer = undefined
     this.endCallPending = false
     this.output.send('EndCall')
   }
@@ -366,16 +401,17 @@ export class CallController implements AnswerHost {
     if (this.destroyed) return
     let turn = this.userTurn()
     if (this.transcript.pending) {
+      const standing = turn.message && turn.answer && !turn.answer.restartable
+      if (standing && !turn.answer!.final) {
+        if (settled) turn.answer!.open()
+        return // answered once this answer was heard
+      }
+      // Taken first: what follows may end answers, and nothing may take these words twice
+      const text = this.transcript.take()
       // Words while a held answer is still being produced: a real interruption (the TTS is needed)
       if (this.current?.producing && this.current.phase === 'held') this.interruptHeld()
-      if (turn.message && turn.answer && !turn.answer.restartable) {
-        if (turn.answer.producing) {
-          if (settled) turn.answer.open()
-          return // answered once this answer is produced
-        }
-        turn = this.turn = { clock: turn.clock }
-      }
-      this.turnWords(turn, this.transcript.take())
+      if (standing) turn = this.turn = { clock: turn.clock }
+      this.turnWords(turn, text)
     }
     if (this.speaking || this.muted) return
     const running = turn.answer && !turn.answer.final ? turn.answer : undefined

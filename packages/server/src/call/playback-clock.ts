@@ -4,6 +4,12 @@ import type { MicdropPlayed } from '@openmic/core/protocol'
 export const BYTES_PER_MS = 32
 
 /**
+ * How long after the estimate a client that does not report its playback (Micdrop's) may still
+ * be playing: about a network's latency and a player's buffer.
+ */
+const CLIENT_DELAY_MS = 250
+
+/**
  * The client's playback of a call's assistant audio, as the server sees it: the position of each
  * chunk in the stream of all audio sent on the connection (what `Played` and `Caption` count in),
  * and when it is expected to play: back to back from when it was sent, as a client plays it. What
@@ -12,6 +18,8 @@ export const BYTES_PER_MS = 32
 export class PlaybackClock {
   /** Audio sent so far, in ms: the position of the next chunk. */
   sentMs = 0
+  /** The furthest position the client said it played (its reports, paused or not). */
+  reportedMs = 0
   /** When everything sent so far will have played (performance.now() clock). */
   private playEndAt = 0
   private reported?: Required<MicdropPlayed>
@@ -23,6 +31,11 @@ export class PlaybackClock {
     this.playEndAt = startAt + ms
     this.sentMs += ms
     return { positionMs, startAt }
+  }
+
+  /** When a client that does not report its playback has surely played all that was sent. */
+  get surelyPlayedAt(): number {
+    return this.playEndAt + CLIENT_DELAY_MS
   }
 
   /** The client dropped what it had queued (a barge-in, `Interrupt`): nothing plays after `now`. */
@@ -38,6 +51,7 @@ export class PlaybackClock {
   /** The client's report: it played the stream up to `ms`, and paused there or not. */
   report(played: MicdropPlayed): void {
     this.reported = { ms: played.ms, paused: played.paused === true }
+    this.reportedMs = Math.max(this.reportedMs, played.ms)
   }
 
   /** The last report, once: a report describes one barge-in. */

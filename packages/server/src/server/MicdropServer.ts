@@ -31,6 +31,17 @@ const DEFAULT_DRAIN_DEADLINE_MS = 30_000
  * yet small next to a model's first token; only STTs that cannot signal `TranscriptEnd` pay it.
  */
 const DEFAULT_TRANSCRIPT_GRACE_MS = 300
+/**
+ * Frames about playback, not the conversation: like audio they go at once, never behind a store
+ * write, so that a slow store neither holds the voice nor lets it out after a barge-in, and the
+ * server's reckoning of the client's playback counts from when the audio really left.
+ */
+const PLAYBACK_FRAMES: ReadonlySet<MicdropServerCommand> = new Set([
+  'Caption',
+  'Resume',
+  'Interrupt',
+  'Hello',
+])
 
 /**
  * One voice call over a WebSocket (`ws`): user audio to the STT, transcripts to the agent, answers
@@ -291,6 +302,7 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
   /** An openmic client said what it does: the server answers with what it does. */
   private onHello(hello: MicdropClientHello) {
     this.call.captions = hello.captions === true
+    this.call.reportsPlaybackEnd = hello.reportsPlaybackEnd === true
     this.send('Hello', { resume: this.options.resumeAfterNoise ?? true })
     this.call.clientKnown()
   }
@@ -298,7 +310,8 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
   private send(name: MicdropServerCommand, payload?: unknown) {
     if (this.ended && !this.sendingFinal) return
     const frame = encodeServerMessage(name, payload)
-    this.deliver(() => this.writer.send(frame, false))
+    if (PLAYBACK_FRAMES.has(name)) this.writer.send(frame, false)
+    else this.deliver(() => this.writer.send(frame, false))
   }
 
   /**
@@ -320,13 +333,12 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
     if (how.record && change.type === 'item') this.safeEmit('Message', change.item)
   }
 
+  /** Audio goes at once, never behind a store write (see `PLAYBACK_FRAMES`). */
   private sendAudio(audio: Buffer, first: boolean) {
     if (this.ended) return
-    this.deliver(() => {
-      this.writer.send(audio, true)
-      // The answer's first audio is what the user waits for: it leaves now, not with the burst.
-      if (first) this.writer.flush()
-    })
+    this.writer.send(audio, true)
+    // The answer's first audio is what the user waits for: it leaves now, not with the burst.
+    if (first) this.writer.flush()
     this.safeEmit('AssistantAudio', audio)
   }
 
