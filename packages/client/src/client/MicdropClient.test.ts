@@ -3,7 +3,7 @@ import { audio, fakeCall as setup, PARAMS, speak, startSpeaking } from '../../te
 import { memoryStorage } from '../../test/fakes.js'
 import { MicdropStorageKeys } from '../devices/storage.js'
 
-const HELLO = 'Hello {"captions":true}'
+const HELLO = 'Hello {"captions":true,"reportsPlaybackEnd":true}'
 
 afterEach(() => {
   vi.useRealTimers()

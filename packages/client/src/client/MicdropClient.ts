@@ -66,6 +66,8 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
   private echoTimer?: ReturnType<typeof setTimeout>
   /** Assistant audio received on this connection (ms), played or not: the server counts the same. */
   private receivedMs = 0
+  /** The speaker stops because the answer is dropped, not because it was all played. */
+  private droppingAudio = false
   /** This connection's server's reply to our `Hello` (none from a Micdrop server). */
   private serverHello?: MicdropServerHello
   /** The answer is paused over the user's speech, waiting for `Resume` or `Interrupt`. */
@@ -340,7 +342,7 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
     this.answerPaused = false
     this.liveCaption.reset()
     // Right behind the params: what this client does, before anything else the server reads
-    this.connection?.send(encodeClientHello({ captions: true }))
+    this.connection?.send(encodeClientHello({ captions: true, reportsPlaybackEnd: true }))
     this.updateListening()
     this.starting = false
     this.error = undefined
@@ -488,7 +490,9 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
     this.answerPaused = false
     // First: the position is still the one the speaker reached
     this.liveCaption.drop(this.receivedMs)
+    this.droppingAudio = true
     this.speaker.stopAudio()
+    this.droppingAudio = false
   }
 
   private onUserChunk = (chunk: Int16Array) => {
@@ -512,6 +516,8 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
   }
 
   private onSpeakerStop = () => {
+    // Playback ran out (it was not dropped): the server learns the answer was heard to its end
+    if (!this.droppingAudio) this.reportPlayed(false)
     if (this.options.disableInterruption && this.micRecorder) {
       // The assistant's voice still echoes in the room for a moment: listen again after it
       clearTimeout(this.echoTimer)

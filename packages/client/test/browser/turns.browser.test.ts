@@ -67,7 +67,7 @@ const textsOf = (call: Connection) =>
 
 /** The client's Hello came right behind its params, and the server said it resumes. */
 function expectHellos(call: Connection) {
-  expect(textsOf(call).slice(0, 2)).toEqual([PARAMS, 'Hello {"captions":true}'])
+  expect(textsOf(call).slice(0, 2)).toEqual([PARAMS, 'Hello {"captions":true,"reportsPlaybackEnd":true}'])
   expect(call.sent).toContain('Hello {"resume":true}')
 }
 
@@ -213,7 +213,7 @@ describe.skipIf(!hasChromium)('in Chromium: a server that does not hold answers'
 
     // What was heard, and that the rest was dropped: nothing for the server to settle
     const texts = textsOf(call)
-    expect(texts.slice(0, 2)).toEqual([PARAMS, 'Hello {"captions":true}'])
+    expect(texts.slice(0, 2)).toEqual([PARAMS, 'Hello {"captions":true,"reportsPlaybackEnd":true}'])
     const played = texts.findIndex((text) => text.startsWith('Played '))
     expect(JSON.parse(texts[played]!.slice('Played '.length))).toEqual({ ms: expect.any(Number) })
     expect(texts[played + 1]).toBe('StartSpeaking')
