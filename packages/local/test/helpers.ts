@@ -96,3 +96,19 @@ export function wordErrors(reference: string, hypothesis: string): number {
 export function seconds(audio: Buffer): number {
   return audio.length / 32000
 }
+
+/**
+ * Whether `promise` has already settled, decided within the current microtasks: a worker's
+ * message cannot arrive in between, so `false` means the promise still waits for a worker.
+ */
+export async function settledAtOnce(promise: Promise<unknown>): Promise<boolean> {
+  let later: Promise<unknown> = Promise.resolve()
+  for (let hop = 0; hop < 5; hop++) later = later.then()
+  return Promise.race([
+    promise.then(
+      () => true,
+      () => true
+    ),
+    later.then(() => false),
+  ])
+}

@@ -3,6 +3,7 @@ import { AiSdkAgent } from '@openmic/ai-sdk'
 import { ElevenLabsSTT, ElevenLabsTTS } from '@openmic/elevenlabs'
 import { GladiaSTT } from '@openmic/gladia'
 import { GradiumSTT, GradiumTTS } from '@openmic/gradium'
+import { LocalAgent, LocalSTT, LocalTTS } from '@openmic/local'
 import { MistralSTT, MistralTTS } from '@openmic/mistral'
 import { OpenaiSTT, OpenaiTTS } from '@openmic/openai'
 import {
@@ -17,9 +18,9 @@ import {
   createFakeOpenAI,
   createFakeOpenaiRealtime,
 } from '@openmic/testing'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { loadConfig } from './config.js'
-import { createAgent, createSTT, createTTS } from './providers.js'
+import { createAgent, createSTT, createTTS, warmUpProviders } from './providers.js'
 
 const until = async (condition: () => boolean, timeoutMs = 3000) => {
   const end = Date.now() + timeoutMs
@@ -170,5 +171,45 @@ describe('agent by configuration', () => {
     } finally {
       await server.close()
     }
+  })
+})
+
+describe('warm-up at start', () => {
+  afterEach(() => vi.restoreAllMocks())
+
+  const spyWarmUps = () => ({
+    stt: vi.spyOn(LocalSTT, 'warmUp').mockResolvedValue(),
+    tts: vi.spyOn(LocalTTS, 'warmUp').mockResolvedValue(),
+    agent: vi.spyOn(LocalAgent, 'warmUp').mockResolvedValue(),
+  })
+
+  it('loads the offline providers the configuration uses, and only those', async () => {
+    const offline = spyWarmUps()
+    const all = warmUpProviders(loadConfig({}))
+    await Promise.all([all.greeting, all.firstTurn])
+    expect(offline.tts).toHaveBeenCalledOnce()
+    expect(offline.stt).toHaveBeenCalledOnce()
+    expect(offline.agent).toHaveBeenCalledOnce()
+
+    vi.clearAllMocks()
+    const mocks = warmUpProviders(loadConfig({ OPENMIC_STT: 'mock', OPENMIC_AGENT: 'mock' }))
+    await Promise.all([mocks.greeting, mocks.firstTurn])
+    expect(offline.tts).toHaveBeenCalledOnce()
+    expect(offline.stt).not.toHaveBeenCalled()
+    expect(offline.agent).not.toHaveBeenCalled()
+  })
+
+  it('is ready for a greeting before the recognizer has loaded its model', async () => {
+    const offline = spyWarmUps()
+    offline.stt.mockReturnValue(new Promise(() => {}))
+    await expect(warmUpProviders(loadConfig({})).greeting).resolves.toBeUndefined()
+  })
+
+  it('reports a failure where it is awaited', async () => {
+    const offline = spyWarmUps()
+    offline.stt.mockRejectedValue(new Error('no model'))
+    const warmUp = warmUpProviders(loadConfig({}))
+    await warmUp.greeting
+    await expect(warmUp.firstTurn).rejects.toThrow('no model')
   })
 })

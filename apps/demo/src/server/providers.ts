@@ -114,3 +114,33 @@ export async function createTTS(config: DemoConfig): Promise<TTS> {
       return new MockTTS()
   }
 }
+
+/** What {@link warmUpProviders} loads, by when a call needs it; each settles once loaded. */
+export interface ProvidersWarmUp {
+  /** Needed the moment a call connects: the voice its greeting is spoken with. */
+  greeting: Promise<void>
+  /** Needed once the caller has spoken: the speech-to-text model and the agent's first answer. */
+  firstTurn: Promise<void>
+}
+
+/**
+ * Starts loading what the configured offline providers would otherwise load during the first
+ * call: `@openmic/local`, flite's voice and pocketsphinx's model in their worker threads, and what
+ * the local agent's first answer loads, so that the first caller is greeted and heard as fast as
+ * the next ones. A call started before they have loaded shares them. Cloud providers connect per
+ * call: nothing to load.
+ */
+export function warmUpProviders(config: DemoConfig): ProvidersWarmUp {
+  const local = () => import('@openmic/local')
+  const greeting =
+    config.tts === 'local' ? local().then(({ LocalTTS }) => LocalTTS.warmUp()) : Promise.resolve()
+  const firstTurn = Promise.all([
+    config.stt === 'local' && local().then(({ LocalSTT }) => LocalSTT.warmUp()),
+    config.agent === 'local' && local().then(({ LocalAgent }) => LocalAgent.warmUp()),
+  ]).then(() => {})
+  // The caller awaits one before the other: a failure of the other is reported when it is
+  // awaited, not as an unhandled rejection in between.
+  greeting.catch(() => {})
+  firstTurn.catch(() => {})
+  return { greeting, firstTurn }
+}

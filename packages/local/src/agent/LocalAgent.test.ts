@@ -1,6 +1,6 @@
 import { text } from 'node:stream/consumers'
 import type { MicdropConversationToolItem } from '@openmic/core'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { LOCAL_AGENT_GREETING, LocalAgent } from './LocalAgent.js'
 
 const clock = () => new Date('2026-11-29T22:42:00Z')
@@ -67,6 +67,12 @@ describe('LocalAgent', () => {
     const answer = await text(agent.answer())
     expect(answer).toMatch(/^Sorry, .*tell you the time.*goodbye\.$/)
     expect(events).toEqual(['user: please tell me a story about a dog', `assistant: ${answer}`])
+  })
+
+  it('warmUp() answers a throwaway "what time is it" through the time tool, with the given options', async () => {
+    const now = vi.fn(clock)
+    await LocalAgent.warmUp({ now, timeZone: 'UTC' })
+    expect(now).toHaveBeenCalledTimes(1)
   })
 
   it('ends its answer stream on cancel()', async () => {

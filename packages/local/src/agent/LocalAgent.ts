@@ -1,4 +1,5 @@
 import type { PassThrough } from 'node:stream'
+import { text } from 'node:stream/consumers'
 import {
   Agent,
   END_CALL_TOOL_NAME,
@@ -42,6 +43,28 @@ const REPLIES = {
  * for await (const chunk of agent.answer()) process.stdout.write(chunk) // It is 10:42 PM.
  */
 export class LocalAgent extends Agent<LocalAgentOptions & AgentOptions> {
+  /**
+   * Holds one throwaway conversation (the greeting, then "what time is it" through the time tool)
+   * so that the first call's answers do not pay for what a process does once: loading the date
+   * formatting data of the time zone (about 20 ms) and compiling the answer path. Call it when a
+   * server starts.
+   *
+   * @param options - those the calls will use (the time zone's data is what gets loaded).
+   *
+   * @example
+   * await LocalAgent.warmUp()
+   */
+  static async warmUp(options: LocalAgentOptions = {}): Promise<void> {
+    const agent = new LocalAgent(options)
+    try {
+      await text(agent.answer())
+      agent.addUserMessage('What time is it?')
+      await text(agent.answer())
+    } finally {
+      agent.destroy()
+    }
+  }
+
   constructor(options: LocalAgentOptions = {}) {
     super({
       systemPrompt: 'You are a small offline assistant: you tell the time and end calls.',

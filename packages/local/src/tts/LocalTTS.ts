@@ -9,6 +9,11 @@ import { SpeakJob } from './SpeakJob.js'
 /** Loaded voices, kept between calls: a new LocalTTS takes one that is ready. */
 const pool = new WorkerPool<TtsRequest, TtsResponse>(new URL('./tts-worker.js', import.meta.url))
 
+/** What a worker is loaded with: LocalTTS instances with the same share a pooled worker. */
+function workerDataOf(options: LocalTTSOptions): TtsWorkerData {
+  return { voice: options.voice ?? 'slt' }
+}
+
 /** Request numbers, unique in the process: a pooled worker's late answers never match. */
 let lastId = 0
 
@@ -53,13 +58,33 @@ export class LocalTTS extends TTS {
   /** Incremented by `cancel()`: audio emission checks it between chunks. */
   private epoch = 0
 
+  /**
+   * Loads a voice before the first `LocalTTS` needs it: starts its worker thread now and keeps it
+   * in the pool, so the next `new LocalTTS(options)` takes it and its first `speak()` does not
+   * wait for a thread to start and load flite (about 100–150 ms, more while other work competes
+   * for the CPU). Call it when a server starts. A `LocalTTS` created before the voice has loaded
+   * takes the loading worker, never a second one; the idle worker does not keep the process alive.
+   *
+   * @param options - those the calls will use (only `voice` matters here).
+   * @returns resolves once the voice is loaded.
+   * @throws {LocalSetupError} (as a rejection) when `libflite1` is not installed.
+   *
+   * @example
+   * await LocalTTS.warmUp()
+   * await app.listen({ port: 3000 }) // the first call's greeting is spoken at once
+   */
+  static async warmUp(options: LocalTTSOptions = {}): Promise<void> {
+    const workerData = workerDataOf(options)
+    checkFlite(workerData.voice)
+    await pool.prepare(workerData).ready
+  }
+
   constructor(options: LocalTTSOptions = {}) {
     super()
-    const voice = options.voice ?? 'slt'
-    checkFlite(voice)
+    checkFlite(options.voice ?? 'slt')
     this.maxSentenceLength = options.maxSentenceLength ?? 200
     this.chunkBytes = Math.max(2, Math.round(((options.chunkMs ?? 250) * 16000) / 1000) * 2)
-    this.workerData = { voice }
+    this.workerData = workerDataOf(options)
     this.host = pool.acquire(this.workerData, {
       onMessage: (message) => this.onMessage(message),
       onFatal: (error) => this.onFatal(error),

@@ -2,7 +2,8 @@ import { WorkerHost, type WorkerOwner, type WorkerResponse } from './WorkerHost.
 
 /**
  * Workers of one kind, kept loaded between owners: a `LocalSTT` destroyed at the end of a call
- * gives its worker (and its loaded model) back, and the next call's `LocalSTT` starts at once.
+ * gives its worker (and its loaded model) back, and the next call's `LocalSTT` starts at once;
+ * `prepare()` starts one ahead of the first call.
  * At most `maxIdle` idle workers are kept per configuration; they never keep the process alive.
  */
 export class WorkerPool<Request, Response extends WorkerResponse> {
@@ -21,6 +22,23 @@ export class WorkerPool<Request, Response extends WorkerResponse> {
     while (host && !host.usable) host = idle.pop()
     host ??= new WorkerHost<Request, Response>(this.url, workerData)
     host.attach(owner)
+    return host
+  }
+
+  /**
+   * Makes sure an idle worker for this configuration is loaded or loading, ahead of its first
+   * owner: the next `acquire()` takes it, even before it has loaded. Starts one only when no
+   * healthy worker is idle.
+   */
+  prepare(workerData: unknown): WorkerHost<Request, Response> {
+    const key = JSON.stringify(workerData)
+    const idle = (this.idle.get(key) ?? []).filter((host) => host.usable)
+    let host = idle.at(-1)
+    if (!host) {
+      host = new WorkerHost<Request, Response>(this.url, workerData)
+      idle.push(host)
+    }
+    this.idle.set(key, idle)
     return host
   }
 
