@@ -302,6 +302,27 @@ describe('the shared step loop', () => {
     expect(failed).toHaveBeenCalledWith(reset)
   })
 
+  it('a stream that breaks while its rest is written, which cancels the answer, records nothing', async () => {
+    // Found by the call simulator: the text written after the break reached a TTS that failed on
+    // it, the server cancelled the answer from within that write, and the break then saved the
+    // text as well as the server's own record of what was heard (two messages)
+    const agent = new ScriptedAgent(() =>
+      (async function* () {
+        await delay(1) // the answer's stream is read (flowing) by then, as the server reads it
+        yield text('The first half')
+        yield text(' and the rest.')
+        throw new Error('terminated')
+      })()
+    )
+    const stream = agent.answer()
+    stream.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('rest')) agent.cancel()
+    })
+    await new Promise((resolve) => stream.on('end', resolve))
+    await delay(10)
+    expect(assistantTexts(agent)).toEqual([])
+  })
+
   it('cancel mid-stream aborts the model call and records nothing', async () => {
     let seen: AbortSignal | undefined
     const agent = new ScriptedAgent(({ signal }) => {

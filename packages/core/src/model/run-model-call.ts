@@ -44,6 +44,9 @@ export async function runModelCall(
       if (host.signal.aborted) return CANCELLED
       if (writer.written > 0) {
         writer.flush()
+        // Writing the rest may have cancelled the answer (a listener of its stream did): the
+        // server keeps what was heard of it, nothing is saved here
+        if (host.signal.aborted) return CANCELLED
         host.log('Model stream broke after text was written; keeping it:', error)
         host.saveAnswer(writer.writtenText(), { incomplete: true })
         throw error

@@ -26,11 +26,19 @@ describe('server messages', () => {
     })
     expect(parseServerMessage('Resume')).toEqual({ type: 'Resume' })
     expect(parseServerMessage('Interrupt')).toEqual({ type: 'Interrupt' })
+    expect(parseServerMessage('Hello {"resume":true,"settlesBargeIns":true}')).toEqual({
+      type: 'Hello',
+      hello: { resume: true, settlesBargeIns: true },
+    })
+    // An older server says less: what it does not say, it does not do
     expect(parseServerMessage('Hello {"resume":true}')).toEqual({
       type: 'Hello',
-      hello: { resume: true },
+      hello: { resume: true, settlesBargeIns: false },
     })
-    expect(parseServerMessage('Hello {}')).toEqual({ type: 'Hello', hello: { resume: false } })
+    expect(parseServerMessage('Hello {}')).toEqual({
+      type: 'Hello',
+      hello: { resume: false, settlesBargeIns: false },
+    })
     expect(parseServerMessage('Caption {"text":" two three","atMs":70,"extra":1}')).toEqual({
       type: 'Caption',
       caption: { text: ' two three', atMs: 70 },

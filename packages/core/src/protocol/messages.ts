@@ -21,6 +21,15 @@ export interface MicdropServerHello {
    * dropping the answer.
    */
   resume: boolean
+  /**
+   * The server settles every barge-in (`StartSpeaking`, `Mute`) with exactly one `Resume` or
+   * `Interrupt`, in the order it got them: `Interrupt` at once for one that dropped the answer,
+   * after the last audio of what it cut; `Resume` or `Interrupt` once the verdict is known for one
+   * that paused it. A client may then keep each barge-in open until its settle: discard the audio
+   * still on its way after a drop, stay paused while a later pause waits. Without it (an older
+   * server) only a pause is settled, once.
+   */
+  settlesBargeIns: boolean
 }
 
 /** Payload of `Caption`: words of the answer being spoken. */
@@ -83,7 +92,7 @@ export function parseServerMessage(text: string): MicdropServerMessage {
         : unknown(name, payload)
     case MicdropServerCommands.Hello:
       return isObject(payload)
-        ? { type: 'Hello', hello: { resume: (payload as { resume?: unknown }).resume === true } }
+        ? { type: 'Hello', hello: serverHelloOf(payload as Record<string, unknown>) }
         : unknown(name, payload)
     case MicdropServerCommands.Caption:
       return isCaption(payload)
@@ -98,6 +107,11 @@ export function parseServerMessage(text: string): MicdropServerMessage {
     default:
       return unknown(name, payload)
   }
+}
+
+/** What a server's `Hello` says it does; what it does not say (an older server), it does not do. */
+function serverHelloOf(payload: Record<string, unknown>): MicdropServerHello {
+  return { resume: payload.resume === true, settlesBargeIns: payload.settlesBargeIns === true }
 }
 
 function isObject(value: unknown): value is object {
