@@ -44,6 +44,7 @@ describe('a transcript in two pieces, 100 ms apart after StopSpeaking (MockSTT d
       const joined = signals ? [] : ['CancelLastUserMessage', 'Message:user']
       expect(client.flow).toEqual([
         'SkipAnswer',
+        'Interrupt', // the barge-in settled: nothing was playing
         'Message:user',
         ...joined,
         'audio',
@@ -155,7 +156,13 @@ describe('an STT that never completes its transcript', () => {
     client.utterance()
     await client.waitFor((c) => c.count('Message:assistant') === 1)
     await client.settle(150)
-    expect(client.flow).toEqual(['SkipAnswer', 'Message:user', 'audio', 'Message:assistant'])
+    expect(client.flow).toEqual([
+      'SkipAnswer',
+      'Interrupt',
+      'Message:user',
+      'audio',
+      'Message:assistant',
+    ])
     expect(server.agent.conversation.at(1)).toEqual({
       role: 'user',
       content: 'Book a table for two.',

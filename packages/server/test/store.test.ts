@@ -135,8 +135,9 @@ describe('MicdropServer with a store', () => {
     client.utterance()
     await client.waitFor((c) => c.count('Message:assistant') === 1)
     expect(client.count('audio')).toBeGreaterThan(0)
-    expect(client.log.filter((entry) => entry !== 'audio').slice(0, 2)).toEqual([
+    expect(client.log.filter((entry) => entry !== 'audio').slice(0, 3)).toEqual([
       'SkipAnswer',
+      'Interrupt',
       'Message:user',
     ])
     // system, Hello!, user, answer, new user: nothing lost, nothing twice.
@@ -157,6 +158,7 @@ describe('MicdropServer with a store', () => {
     // The audio never waits for the store: it may come before the user message it answers
     expect(client.log.filter((entry) => entry !== 'audio')).toEqual([
       'SkipAnswer',
+      'Interrupt',
       'Message:user',
       'Message:assistant',
     ])

@@ -76,7 +76,13 @@ describe('user turns', () => {
     client.utterance()
     await client.waitFor(answered(1))
     await client.settle()
-    expect(client.flow).toEqual(['SkipAnswer', 'Message:user', 'audio', 'Message:assistant'])
+    expect(client.flow).toEqual([
+      'SkipAnswer',
+      'Interrupt', // the barge-in is settled: nothing was playing
+      'Message:user',
+      'audio',
+      'Message:assistant',
+    ])
     expect(server.agent.conversation.at(-1)).toEqual({
       role: 'assistant',
       content: 'You said: "Hi there"',
@@ -105,7 +111,7 @@ describe('user turns', () => {
     client.utterance()
     await client.waitFor((c) => c.count('SkipAnswer') === 2)
     await client.settle()
-    expect(client.log).toEqual(['SkipAnswer', 'SkipAnswer'])
+    expect(client.log).toEqual(['SkipAnswer', 'Interrupt', 'SkipAnswer'])
   })
 
   it('sends SkipAnswer when the utterance had no audio', async () => {
@@ -114,7 +120,7 @@ describe('user turns', () => {
     client.utterance(0)
     await client.waitFor((c) => c.count('SkipAnswer') === 2)
     await client.settle()
-    expect(client.log).toEqual(['SkipAnswer', 'SkipAnswer'])
+    expect(client.log).toEqual(['SkipAnswer', 'Interrupt', 'SkipAnswer'])
     expect((server.stt as MockSTT).audioBytes).toBe(0)
   })
 
@@ -129,7 +135,9 @@ describe('user turns', () => {
     await client.settle()
     expect(client.flow).toEqual([
       'SkipAnswer',
+      'Interrupt',
       'SkipAnswer',
+      'Interrupt',
       'Message:user',
       'audio',
       'Message:assistant',
@@ -143,7 +151,7 @@ describe('user turns', () => {
     client.utterance()
     await client.waitFor((c) => c.count('SkipAnswer') === 3)
     await client.settle()
-    expect(client.log).toEqual(['SkipAnswer', 'SkipAnswer', 'SkipAnswer'])
+    expect(client.log).toEqual(['SkipAnswer', 'Interrupt', 'SkipAnswer', 'Interrupt', 'SkipAnswer'])
     expect(client.closeCode).toBeUndefined()
   })
 
@@ -156,12 +164,23 @@ describe('user turns', () => {
       agent,
       stt: new MockSTT({ utterances: ['Hmm'] }),
     }))
+    // The server's events follow what the store keeps: the message, then its taking back
+    const events: string[] = []
+    server.on('Message', (item) => events.push(`Message:${item.role}`))
+    server.on('CancelLastUserMessage', () => events.push('CancelLastUserMessage'))
     await client.waitFor(ends('SkipAnswer'))
     client.utterance()
     await client.waitFor((c) => c.count('SkipAnswer') === 2)
     await client.settle()
+    expect(events).toEqual([
+      'Message:user',
+      'Message:tool_call',
+      'CancelLastUserMessage',
+      'Message:tool_result',
+    ])
     expect(client.log).toEqual([
       'SkipAnswer',
+      'Interrupt',
       'Message:user',
       'Message:tool_call',
       'CancelLastUserMessage',
@@ -179,7 +198,7 @@ describe('user turns', () => {
     await client.waitFor(ends('SkipAnswer'))
     client.utterance()
     await client.waitFor((c) => c.count('SkipAnswer') === 2)
-    expect(client.log).toEqual(['SkipAnswer', 'SkipAnswer'])
+    expect(client.log).toEqual(['SkipAnswer', 'Interrupt', 'SkipAnswer'])
   })
 
   it('sends SkipAnswer when the agent fails, or answers with no text', async () => {
@@ -198,10 +217,13 @@ describe('user turns', () => {
     await client.settle()
     expect(client.flow).toEqual([
       'SkipAnswer',
+      'Interrupt',
       'Message:user',
       'SkipAnswer',
+      'Interrupt',
       'Message:user',
       'SkipAnswer',
+      'Interrupt',
       'Message:user',
       'audio',
       'Message:assistant',
@@ -215,7 +237,7 @@ describe('user turns', () => {
     client.utterance()
     await client.waitFor((c) => c.count('SkipAnswer') === 2)
     await client.settle()
-    expect(client.log).toEqual(['SkipAnswer', 'Message:user', 'SkipAnswer'])
+    expect(client.log).toEqual(['SkipAnswer', 'Interrupt', 'Message:user', 'SkipAnswer'])
     await cleanup.stop?.()
 
     // The first message too: nothing of it was heard, so the conversation does not keep it
@@ -223,7 +245,7 @@ describe('user turns', () => {
     await throwing.client.waitFor(ends('SkipAnswer'))
     throwing.client.utterance()
     await throwing.client.waitFor((c) => c.count('SkipAnswer') === 2)
-    expect(throwing.client.log).toEqual(['SkipAnswer', 'Message:user', 'SkipAnswer'])
+    expect(throwing.client.log).toEqual(['SkipAnswer', 'Interrupt', 'Message:user', 'SkipAnswer'])
     expect(throwing.server.agent.conversation.map((item) => item.role)).toEqual(['system', 'user'])
   })
 
@@ -235,11 +257,17 @@ describe('user turns', () => {
     client.send('StartSpeaking')
     client.audio()
     await client.settle(100)
-    expect(client.log).toEqual(['SkipAnswer'])
+    expect(client.log).toEqual(['SkipAnswer', 'Interrupt'])
     client.send('StopSpeaking')
     await client.waitFor(answered(1))
     await client.settle()
-    expect(client.flow).toEqual(['SkipAnswer', 'Message:user', 'audio', 'Message:assistant'])
+    expect(client.flow).toEqual([
+      'SkipAnswer',
+      'Interrupt', // the barge-in is settled: nothing was playing
+      'Message:user',
+      'audio',
+      'Message:assistant',
+    ])
     expect(server.agent.conversation).toEqual([
       expect.objectContaining({ role: 'system' }),
       { role: 'user', content: 'One, two.' },
@@ -255,7 +283,13 @@ describe('user turns', () => {
     client.utterance()
     await client.waitFor(answered(1))
     await client.settle()
-    expect(client.flow).toEqual(['SkipAnswer', 'Message:user', 'audio', 'Message:assistant'])
+    expect(client.flow).toEqual([
+      'SkipAnswer',
+      'Interrupt', // the barge-in is settled: nothing was playing
+      'Message:user',
+      'audio',
+      'Message:assistant',
+    ])
     expect(server.agent.conversation.at(-1)).toEqual({
       role: 'assistant',
       content: 'You said: "Part one part two"',
@@ -285,7 +319,8 @@ describe('user turns', () => {
     client.send('Mute')
     await client.waitFor((c) => c.count('Message:user') === 1)
     await client.settle(150)
-    expect(client.log).toEqual(['SkipAnswer', 'Message:user'])
+    // Both barge-ins are settled (nothing was playing)
+    expect(client.log).toEqual(['SkipAnswer', 'Interrupt', 'Interrupt', 'Message:user'])
     // The muted message is answered with the next turn, once.
     client.utterance()
     await client.waitFor(answered(1))
@@ -330,6 +365,7 @@ describe('tools and end of call', () => {
     // The goodbye once it was heard, its tool items behind it, then EndCall
     expect(client.flow).toEqual([
       'SkipAnswer',
+      'Interrupt',
       'Message:user',
       'audio',
       'Message:assistant',
@@ -358,6 +394,7 @@ describe('tools and end of call', () => {
     await client.settle()
     expect(client.flow).toEqual([
       'SkipAnswer',
+      'Interrupt',
       'Message:user',
       'Message:tool_call',
       'Message:tool_result',

@@ -116,6 +116,8 @@ export class Answer implements OutboxOwner {
   private readonly messages: SavedMessage[] = []
   /** The agent skipped the answer itself (it sent `SkipAnswer`). */
   private skipped = false
+  /** A `SkipAnswer` of it went out (not withheld, nor dropped with the gated output). */
+  private skipSent = false
   /** What was heard of text the agent never saved was saved for it (see `keepHeard`). */
   private savedHeard = false
   /** Audio produced while gated or held. */
@@ -158,6 +160,11 @@ export class Answer implements OutboxOwner {
   /** Nothing of it reached the client and the agent did nothing lasting: it can be thrown away. */
   get restartable(): boolean {
     return this.kind === 'answer' && !this.acted && this.firstSentAt === undefined
+  }
+
+  /** The client learned of it: its audio, or its `SkipAnswer`, went out. */
+  get reachedClient(): boolean {
+    return this.firstSentAt !== undefined || this.skipSent
   }
 
   /** It kept an assistant message, or the agent settled the turn another way (skip, noise, tools). */
@@ -251,8 +258,7 @@ export class Answer implements OutboxOwner {
   open(): void {
     if (this.phase !== 'gated') return
     this.phase = 'streaming'
-    for (const [name, payload] of this.withheldFrames.splice(0))
-      this.host.output.send(name, payload)
+    for (const [name, payload] of this.withheldFrames.splice(0)) this.sendFrame(name, payload)
     this.flushAudio()
     this.afterProduction()
     this.host.outbox.flush()
@@ -360,8 +366,9 @@ export class Answer implements OutboxOwner {
   }
 
   private sendFrame(name: MicdropServerCommand, payload?: unknown) {
-    if (this.phase === 'gated') this.withheldFrames.push([name, payload])
-    else this.host.output.send(name, payload)
+    if (this.phase === 'gated') return void this.withheldFrames.push([name, payload])
+    if (name === 'SkipAnswer') this.skipSent = true
+    this.host.output.send(name, payload)
   }
 
   /** `Caption` frames for the words whose place in the audio became known. */
@@ -391,6 +398,7 @@ export class Answer implements OutboxOwner {
   /** Production ended. */
   private produced(outcome: AnswerOutcome) {
     if (!this.producing) return
+    if (outcome === 'failed') this.saveUnsaved()
     this.outcome = outcome
     this.spoken.complete = outcome === 'spoken'
     this.detach()
@@ -408,6 +416,18 @@ export class Answer implements OutboxOwner {
     this.afterProduction()
   }
 
+  /**
+   * The answer failed midway (its TTS did) before the agent saved the text it had spoken: that
+   * text is saved now, in its place in the conversation, and later cut to what the user hears of
+   * it (items added meanwhile, the user's next words, come after it).
+   */
+  private saveUnsaved() {
+    if (this.kind === 'speech' || this.firstAudioAt === undefined) return
+    const unsaved = this.spoken.text.slice(this.unsavedFrom()).trim()
+    // While still producing: the agent's Message event comes back to this answer (`saved`)
+    if (unsaved) this.host.agent.addAssistantMessage(unsaved)
+  }
+
   /** Once production ended, a streaming answer plays out (or ends, with nothing sent). */
   private afterProduction() {
     if (this.phase !== 'streaming' || this.producing) return
@@ -416,12 +436,22 @@ export class Answer implements OutboxOwner {
     // The client may have said so already (it played all there was before production ended)
     if (this.host.reportsPlaybackEnd) this.playedTo(this.host.clock.reportedMs)
     if (this.final) return
-    // For a client that reports its playback's end, the estimate is only a fallback
+    this.awaitPlayedOut()
+  }
+
+  /**
+   * Ends a playing answer once its client surely played it all. For a client that reports its
+   * playback's end, the estimate is only a fallback; the client may say so after this answer
+   * began playing (its `Hello` comes after the greeting's audio), so that is read when due.
+   */
+  private awaitPlayedOut() {
     const allowance = this.host.reportsPlaybackEnd ? REPORT_FALLBACK_MS : 0
     const delay = this.playback.playEndAt + allowance - performance.now()
-    const played = () => this.end(this.spoken.complete ? 'heard' : 'cut', this.playback.sentMs)
-    if (delay <= 0) return played()
-    this.heardTimer = setTimeout(played, delay)
+    if (delay > 0) {
+      this.heardTimer = setTimeout(() => this.awaitPlayedOut(), delay)
+      return
+    }
+    this.end(this.spoken.complete ? 'heard' : 'cut', this.playback.sentMs)
   }
 
   /** The answer reaches its final phase, keeping the `heardMs` the user heard of it. */
@@ -478,13 +508,22 @@ export class Answer implements OutboxOwner {
       if (cut) message.entry.change = { type: 'item', item: cut }
     })
     // Text spoken after the last message the agent saved (it was cancelled or failed first)
-    const last = this.messages.at(-1)
-    const from = last && last.to > last.from ? last.to : last ? text.length : 0
+    const from = this.unsavedFrom()
     const unsaved = text.slice(from, heardTo).trim()
     if (!unsaved) return
     this.savedHeard = true
     if (heardTo >= text.length) agent.addAssistantMessage(unsaved)
     else agent.addAssistantMessage(unsaved, metadata(text.slice(from).trim()))
+  }
+
+  /**
+   * Where the text no message holds starts: after the last saved message, or nowhere when that
+   * message was saved before its text was spoken (the first message: it says all that follows).
+   */
+  private unsavedFrom(): number {
+    const last = this.messages.at(-1)
+    if (!last) return 0
+    return last.to > last.from ? last.to : this.spoken.text.length
   }
 
   private detach() {

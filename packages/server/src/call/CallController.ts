@@ -25,6 +25,8 @@ interface UserTurn {
 interface Pause {
   atMs: number
   answers: Answer[]
+  /** The barge-ins it settles (the one that paused, and those over it): one frame each. */
+  bargeIns: number
   /** After the utterance that paused them ended: no verdict by then is an interruption. */
   timer?: NodeJS.Timeout
 }
@@ -43,6 +45,11 @@ export class CallController implements AnswerHost {
   captions = false
   /** The client tells when its playback runs out (its `Hello`): an answer is heard when it says so. */
   reportsPlaybackEnd = false
+  /**
+   * The client said `Hello` (an openmic client): each of its barge-ins is settled, once, in order
+   * (`Interrupt` after the last audio of what was cut, or the pause's verdict).
+   */
+  saidHello = false
   /**
    * The client spoke first (a frame, or its params): it is known whether it is openmic's (it says
    * `Hello` first). Until then an answer is not shown before it is final.
@@ -68,7 +75,14 @@ export class CallController implements AnswerHost {
   private latestAgentAnswer?: Answer
   /** The client holds answers paused, awaiting the verdict on the user's speech. */
   private pause?: Pause
+  /**
+   * How much audio was sent when the last `Interrupt` went: the client drops all of it when that
+   * frame comes, so it cannot be paused earlier in the audio after that.
+   */
+  private interruptedAtMs = 0
   private endCallPending = false
+  /** `EndCall` went: the client ends the call once it played what it has; no turn is answered. */
+  private endCallSent = false
   /** `EndCall` waits for a client that does not report its playback to have played the goodbye. */
   private endCallTimer?: NodeJS.Timeout
   private destroyed = false
@@ -128,10 +142,13 @@ export class CallController implements AnswerHost {
     // what answered the words since is cut (nothing of it was played: the client is paused)
     if (this.pause) {
       clearTimeout(this.pause.timer)
+      this.pause.bargeIns++
       const held = this.pause.answers
       for (const answer of [...this.answers]) if (!held.includes(answer)) answer.interrupt()
-    } else if (played?.paused) this.holdAnswers(played.ms)
-    else this.interruptAnswers(played)
+    } else if (played?.paused) {
+      // Paused before it got the last Interrupt (still waiting for it): it pauses what comes after
+      this.holdAnswers(Math.max(played.ms, this.interruptedAtMs))
+    } else this.cutAnswers(played)
     this.utterance = new Utterance(this.stt, this.output.log)
   }
 
@@ -165,8 +182,10 @@ export class CallController implements AnswerHost {
     this.speaking = false
     this.muted = true
     const utterance = this.closeUtterance()
-    if (this.pause) this.interruptHeld()
-    else this.interruptAnswers(this.clock.takeReport())
+    if (this.pause) {
+      this.pause.bargeIns++
+      this.interruptHeld()
+    } else this.cutAnswers(this.clock.takeReport())
     // Its transcript is still added to the conversation, unanswered until the user speaks again.
     this.transcript.userStopped(transcribing(utterance))
   }
@@ -299,8 +318,26 @@ export class CallController implements AnswerHost {
   private interruptAnswers(played: MicdropPlayed | undefined) {
     if (this.answers.length === 0) return
     const ms = played?.ms ?? (this.reportsPlaybackEnd ? 0 : undefined)
+    // First: an EndCall the cut releases waits for nothing more to play (an openmic client
+    // discards what was on its way)
+    this.clock.dropped(performance.now(), !this.saidHello)
     for (const answer of [...this.answers]) answer.interrupt(ms)
-    this.clock.dropped(performance.now())
+  }
+
+  /**
+   * The client dropped what it was playing (`StartSpeaking` or `Mute`): the answers are cut, and
+   * an openmic client is told where their audio ends (`Interrupt`, after every byte of it), so it
+   * plays none of what was still on its way and the next answer's audio from its start.
+   */
+  private cutAnswers(played: MicdropPlayed | undefined) {
+    if (this.saidHello) this.sendInterrupt()
+    this.interruptAnswers(played)
+  }
+
+  /** `Interrupt` once per barge-in it settles: the client drops all the audio sent before it. */
+  private sendInterrupt(bargeIns = 1) {
+    for (let i = 0; i < bargeIns; i++) this.output.send('Interrupt')
+    this.interruptedAtMs = this.clock.sentMs
   }
 
   /**
@@ -313,11 +350,11 @@ export class CallController implements AnswerHost {
     const holdable = this.options.resumeAfterNoise ? [...this.answers] : []
     if (holdable.length === 0 || pausedAtMs >= this.clock.sentMs) {
       // Holding is off (the client was not told it is on), or nothing was left to play
-      this.output.send('Interrupt')
+      this.sendInterrupt()
       this.interruptAnswers({ ms: pausedAtMs })
       return
     }
-    this.pause = { atMs: pausedAtMs, answers: holdable }
+    this.pause = { atMs: pausedAtMs, answers: holdable, bargeIns: 1 }
     for (const answer of holdable) answer.hold()
   }
 
@@ -327,7 +364,7 @@ export class CallController implements AnswerHost {
     if (!pause) return
     this.pause = undefined
     clearTimeout(pause.timer)
-    this.output.send('Resume')
+    for (let i = 0; i < pause.bargeIns; i++) this.output.send('Resume')
     this.clock.resumed(pause.atMs, performance.now())
     for (const answer of pause.answers) answer.resume(pause.atMs)
   }
@@ -338,8 +375,8 @@ export class CallController implements AnswerHost {
     if (!pause) return
     this.pause = undefined
     clearTimeout(pause.timer)
-    this.output.send('Interrupt')
-    this.clock.dropped(performance.now())
+    this.sendInterrupt(pause.bargeIns)
+    this.clock.dropped(performance.now(), false) // first, as at a barge-in
     for (const answer of pause.answers) answer.interrupt(pause.atMs)
   }
 
@@ -383,6 +420,7 @@ export class CallController implements AnswerHost {
     }
     this.endCallTimer = undefined
     this.endCallPending = false
+    this.endCallSent = true
     this.output.send('EndCall')
   }
 
@@ -401,7 +439,8 @@ export class CallController implements AnswerHost {
     if (this.destroyed) return
     let turn = this.userTurn()
     if (this.transcript.pending) {
-      const standing = turn.message && turn.answer && !turn.answer.restartable
+      // An answer that went out stands, even one to an earlier message (muted, or timed out)
+      const standing = turn.answer !== undefined && !turn.answer.restartable
       if (standing && !turn.answer!.final) {
         if (settled) turn.answer!.open()
         return // answered once this answer was heard
@@ -414,6 +453,7 @@ export class CallController implements AnswerHost {
       this.turnWords(turn, text)
     }
     if (this.speaking || this.muted) return
+    if (this.endCallSent) return this.output.log('The call is ending: the turn is not answered')
     const running = turn.answer && !turn.answer.final ? turn.answer : undefined
     if (running) {
       if (settled) running.open()
@@ -425,6 +465,9 @@ export class CallController implements AnswerHost {
       // No words: the turn gets no answer (and what it paused resumes: it was noise)
       this.output.send('SkipAnswer')
       this.resumeHeld()
+    } else if (settled && turn.answer && !turn.answer.reachedClient) {
+      // Its answer settled it (a skip, a tool) but was cut before the client learned of it
+      this.output.send('SkipAnswer')
     }
   }
 
@@ -531,6 +574,9 @@ export class CallController implements AnswerHost {
 
   private onAgentCancelLastUserMessage() {
     this.resumeHeld() // the agent found the user's words to be noise
+    // The turn has no words any more: if the user goes on with a cough, it gets SkipAnswer
+    const message = this.turn?.message
+    if (message && !this.agent.conversation.includes(message)) this.turn!.message = undefined
     if (this.answering) return this.answering.cancelledUserMessage()
     this.outbox.push({ type: 'cancel-last-user-message' })
   }
@@ -567,8 +613,10 @@ export class CallController implements AnswerHost {
 
   private onSttFailed(error: unknown) {
     this.output.log('STT failed:', error)
-    if (this.utterance) this.utterance.failed = true
-    this.transcript.failed()
+    // The failed transcription is the oldest open one: the utterance in progress only if no
+    // earlier one is still being transcribed
+    const utterance = this.utterance
+    if (this.transcript.failed() && utterance && utterance.bytes > 0) utterance.failed = true
   }
 
   private onTtsAudio(audio: Buffer) {

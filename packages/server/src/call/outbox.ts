@@ -36,9 +36,23 @@ export class Outbox {
     return this.entries.length === 0
   }
 
-  /** Queues `change` behind the others, and releases what can go. */
+  /**
+   * Queues `change` behind the others, and releases what can go. Taking back a user message that
+   * has not gone yet drops it instead: the store and the client never see it.
+   */
   push(change: ConversationChange, owner?: OutboxOwner): OutboxEntry {
     const entry: OutboxEntry = { change, owner, previewed: false, dropped: false }
+    if (change.type === 'cancel-last-user-message') {
+      const message = this.entries.findLast(
+        (other) =>
+          !other.dropped && other.change.type === 'item' && other.change.item.role === 'user'
+      )
+      if (message && !message.previewed) {
+        message.dropped = entry.dropped = true
+        this.flush()
+        return entry
+      }
+    }
     this.entries.push(entry)
     this.flush()
     return entry

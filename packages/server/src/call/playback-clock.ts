@@ -22,6 +22,8 @@ export class PlaybackClock {
   reportedMs = 0
   /** When everything sent so far will have played (performance.now() clock). */
   private playEndAt = 0
+  /** How long after `playEndAt` the client may still play: none once it dropped what it had. */
+  private clientDelayMs = CLIENT_DELAY_MS
   private reported?: Required<MicdropPlayed>
 
   /** A chunk of `ms` of audio goes out at `now`: its position, and when it starts to play. */
@@ -30,22 +32,34 @@ export class PlaybackClock {
     const positionMs = this.sentMs
     this.playEndAt = startAt + ms
     this.sentMs += ms
+    this.clientDelayMs = CLIENT_DELAY_MS
     return { positionMs, startAt }
   }
 
   /** When a client that does not report its playback has surely played all that was sent. */
   get surelyPlayedAt(): number {
-    return this.playEndAt + CLIENT_DELAY_MS
+    return this.playEndAt + this.clientDelayMs
   }
 
-  /** The client dropped what it had queued (a barge-in, `Interrupt`): nothing plays after `now`. */
-  dropped(now: number): void {
-    this.playEndAt = Math.min(this.playEndAt, now)
+  /**
+   * The client dropped what it had queued (a barge-in, `Interrupt`): nothing plays after `now`,
+   * but for what was on its way, when `inFlightMayPlay`: a Micdrop client plays what arrives once
+   * the user stopped speaking, having no way to tell it from the next answer's audio.
+   */
+  dropped(now: number, inFlightMayPlay: boolean): void {
+    if (inFlightMayPlay) {
+      this.playEndAt = Math.min(this.playEndAt, now + CLIENT_DELAY_MS)
+      this.clientDelayMs = CLIENT_DELAY_MS
+    } else {
+      this.playEndAt = Math.min(this.playEndAt, now)
+      this.clientDelayMs = 0
+    }
   }
 
   /** After a pause, the client plays on from `positionMs`: the rest of what was sent plays from `now`. */
   resumed(positionMs: number, now: number): void {
     this.playEndAt = now + Math.max(0, this.sentMs - positionMs)
+    this.clientDelayMs = CLIENT_DELAY_MS
   }
 
   /** The client's report: it played the stream up to `ms`, and paused there or not. */

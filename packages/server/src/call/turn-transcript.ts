@@ -111,10 +111,20 @@ export class TurnTranscript {
     if (this.waitingForEnd && this.open === 0) this.settle()
   }
 
-  /** The STT failed: no more pieces will come for the utterances it was transcribing. */
-  failed(): void {
-    this.open = 0
-    if (this.waitingForEnd) this.settle()
+  /**
+   * The STT failed a transcription (its oldest open one, as `TranscriptEnd` ends it): no more
+   * pieces of it come. Returns true when it was the last one open. An STT that does not signal
+   * ends cannot tell which one failed: none is waited for any more.
+   */
+  failed(): boolean {
+    if (!this.options.signalsEnd()) {
+      this.open = 0
+      if (this.waitingForEnd) this.settle()
+      return true
+    }
+    const last = this.open <= 1
+    this.end()
+    return last
   }
 
   /** The joined pieces, which are then no longer held ('' when none). */

@@ -303,7 +303,8 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
   private onHello(hello: MicdropClientHello) {
     this.call.captions = hello.captions === true
     this.call.reportsPlaybackEnd = hello.reportsPlaybackEnd === true
-    this.send('Hello', { resume: this.options.resumeAfterNoise ?? true })
+    this.call.saidHello = true
+    this.send('Hello', { resume: this.options.resumeAfterNoise ?? true, settlesBargeIns: true })
     this.call.clientKnown()
   }
 
@@ -330,7 +331,9 @@ export class MicdropServer extends EventEmitter<MicdropServerEvents> {
       const frame = encodeServerMessage(name, payload)
       this.deliver(() => this.writer.send(frame, false))
     }
-    if (how.record && change.type === 'item') this.safeEmit('Message', change.item)
+    if (!how.record) return
+    if (change.type === 'item') this.safeEmit('Message', change.item)
+    else this.safeEmit('CancelLastUserMessage')
   }
 
   /** Audio goes at once, never behind a store write (see `PLAYBACK_FRAMES`). */

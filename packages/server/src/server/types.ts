@@ -91,6 +91,11 @@ export interface MicdropServerEvents {
    * heard to its end or cut to what was heard.
    */
   Message: [item: MicdropConversationItem]
+  /**
+   * The last user message of a `Message` event was taken back (the agent found it to be noise, or
+   * the user's next words joined it and come as a new `Message`): the store keeps this too.
+   */
+  CancelLastUserMessage: []
   /** Latencies of a user turn, once its answer's audio is complete. */
   Metrics: [metrics: MicdropTurnMetrics]
   /** An answer (or a `speak()`) ended. */
