@@ -72,6 +72,13 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
   private serverHello?: MicdropServerHello
   /** The answer is paused over the user's speech, waiting for `Resume` or `Interrupt`. */
   private answerPaused = false
+  /**
+   * The answer was dropped at a barge-in: its audio still on its way is discarded until the
+   * server settles that barge-in (a server whose `Hello` says `settlesBargeIns`).
+   */
+  private discardingCut = false
+  /** Barge-ins (`StartSpeaking`, `Mute`) that server has not settled yet, oldest first. */
+  private openBargeIns = 0
   private readonly liveCaption = new LiveCaption(
     () => this.playedMs,
     () => this.notify()
@@ -244,6 +251,8 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
     this.processing = false
     this.paused = false
     this.muted = false
+    // What was heard of the answer playing: the server keeps that much of it
+    this.reportPlayed(false)
     this.connection?.close(1000)
     this.connection = undefined
     await this.audio.close()
@@ -261,8 +270,9 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
     this.processing = false
     this.updateListening()
     this.reportPlayed(false)
-    this.dropAnswer()
+    this.cutAnswer()
     this.connection?.send(MicdropClientCommands.Mute)
+    this.bargedIn()
     this.notify()
   }
 
@@ -340,6 +350,8 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
     this.receivedMs = 0
     this.serverHello = undefined
     this.answerPaused = false
+    this.discardingCut = false
+    this.openBargeIns = 0
     this.liveCaption.reset()
     // Right behind the params: what this client does, before anything else the server reads
     this.connection?.send(encodeClientHello({ captions: true, reportsPlaybackEnd: true }))
@@ -354,6 +366,8 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
     // Nothing can be sent while offline: the user is not heard until reconnected
     this.updateListening()
     this.answerPaused = false
+    this.discardingCut = false
+    this.openBargeIns = 0
     // The lost connection's server cannot send the answer's Message: its caption goes now
     this.liveCaption.reset()
     this.speaker.stopAudio()
@@ -369,7 +383,7 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
   private onAssistantAudio = (data: ArrayBuffer) => {
     this.receivedMs += data.byteLength / BYTES_PER_MS
     // Barge-in: audio of the answer being interrupted is dropped, or queued behind the pause
-    if (this.paused || (this.isUserSpeaking && !this.answerPaused)) {
+    if (this.paused || this.discardingCut || (this.isUserSpeaking && !this.answerPaused)) {
       return this.liveCaption.drop(this.receivedMs)
     }
     this.speaker.playAudio(arrayBufferToPcm16(data))
@@ -405,9 +419,9 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
       case 'Metrics':
         return void this.emit('Metrics', message.metrics)
       case 'Resume':
-        return this.resumePausedAnswer()
+        return this.onResume()
       case 'Interrupt':
-        return this.interruptPausedAnswer()
+        return this.onInterrupt()
       case 'Hello':
         this.serverHello = message.hello
         return this.log('Server hello', message.hello)
@@ -424,9 +438,10 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
     // Before StartSpeaking, so that the server knows what was heard when it handles it
     this.reportPlayed(pause)
     this.connection?.send(MicdropClientCommands.StartSpeaking)
+    this.bargedIn()
     this.processing = false
     if (pause) this.pauseAnswer()
-    else this.dropAnswer()
+    else this.cutAnswer()
     this.notify()
   }
 
@@ -469,8 +484,28 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
     this.liveCaption.hold()
   }
 
-  private resumePausedAnswer() {
-    if (!this.answerPaused) return
+  private get settlesBargeIns(): boolean {
+    return this.serverHello?.settlesBargeIns === true
+  }
+
+  /** A barge-in was sent: it stays open until its server settles it. */
+  private bargedIn() {
+    if (this.settlesBargeIns && this.connection?.isOpen) this.openBargeIns++
+  }
+
+  /**
+   * The server settled the oldest open barge-in; true when none is left open (always, with a
+   * server that settles only a pause, once).
+   */
+  private settleBargeIn(): boolean {
+    if (!this.settlesBargeIns) return true
+    this.openBargeIns = Math.max(0, this.openBargeIns - 1)
+    return this.openBargeIns === 0
+  }
+
+  private onResume() {
+    // A later barge-in still waits for its own verdict: the answer stays paused
+    if (!this.settleBargeIn() || !this.answerPaused) return
     this.log('Noise: the answer plays on')
     this.answerPaused = false
     this.speaker.resumeAudio()
@@ -478,11 +513,21 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
     this.notify()
   }
 
-  private interruptPausedAnswer() {
+  private onInterrupt() {
+    const last = this.settleBargeIn()
+    if (last) this.discardingCut = false
     if (!this.answerPaused) return
     this.log('Interrupted: the paused answer is dropped')
     this.dropAnswer()
+    // A later pause still waits for its verdict: what comes next queues behind it
+    if (!last) this.pauseAnswer()
     this.notify()
+  }
+
+  /** Barge-in: drops the answer, and what of it is still on its way from an openmic server. */
+  private cutAnswer() {
+    this.dropAnswer()
+    this.discardingCut = this.serverHello?.settlesBargeIns === true
   }
 
   /** Drops the answer's unplayed audio, paused or not, and the captions it did not reach. */

@@ -67,8 +67,11 @@ const textsOf = (call: Connection) =>
 
 /** The client's Hello came right behind its params, and the server said it resumes. */
 function expectHellos(call: Connection) {
-  expect(textsOf(call).slice(0, 2)).toEqual([PARAMS, 'Hello {"captions":true,"reportsPlaybackEnd":true}'])
-  expect(call.sent).toContain('Hello {"resume":true}')
+  expect(textsOf(call).slice(0, 2)).toEqual([
+    PARAMS,
+    'Hello {"captions":true,"reportsPlaybackEnd":true}',
+  ])
+  expect(call.sent).toContain('Hello {"resume":true,"settlesBargeIns":true}')
 }
 
 describe.skipIf(!hasChromium)('in Chromium: a real interruption', () => {
