@@ -1,4 +1,5 @@
 import type { MicdropConversationItem, MicdropServerMessage } from '@openmic/core/protocol'
+import type { SeenChange } from './conversation-changes.js'
 
 /** A frame the server sent (or the client received). */
 export type ServerFrame =
@@ -36,9 +37,12 @@ export type CallEvent =
       words?: string
     }
   | { type: 'speak'; speak: number }
-  | { type: 'speak-end'; speak: number; outcome: 'complete' | 'failed' }
+  /** The end of a `speak()`'s audio: all of it produced, failed, or cancelled by the server. */
+  | { type: 'speak-end'; speak: number; outcome: 'complete' | 'failed' | 'cancelled' }
   | { type: 'stt'; utterance: number; what: 'transcript' | 'end' | 'failed'; text?: string }
   | { type: 'agent'; what: 'saved'; item: MicdropConversationItem; speak: number }
+  /** The server made a change final (its `Message` or `CancelLastUserMessage` event). */
+  | { type: 'final'; change: SeenChange }
   | { type: 'agent'; what: 'end-call'; speak: number }
   | { type: 'store'; what: 'loaded' | 'end' }
   /** The store's `append` of record `index` (the `index`-th Message or CancelLastUserMessage frame). */

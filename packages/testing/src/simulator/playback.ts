@@ -43,6 +43,7 @@ export class SimulatedSpeaker {
   private playFrom = 0
   private endTimer?: ReturnType<typeof setTimeout>
   private readonly listeners = new Set<() => void>()
+  private readonly ranOutListeners = new Set<() => void>()
 
   constructor(
     private readonly prebufferMs: number,
@@ -91,6 +92,11 @@ export class SimulatedSpeaker {
   }
 
   /** Called after every change of what plays (start, end, pause, resume, drop). */
+  /** Called when everything received was played (not when playback is stopped). */
+  onRanOut(listener: () => void): void {
+    this.ranOutListeners.add(listener)
+  }
+
   onChange(listener: () => void): void {
     this.listeners.add(listener)
   }
@@ -121,9 +127,10 @@ export class SimulatedSpeaker {
     this.log.add({ type: 'client', action: 'drop-incoming', tag, ms })
   }
 
+  /** Pauses where it is (or, idle, before what comes next): what arrives queues behind it. */
   pause(): void {
     this.sync()
-    if (this.mode !== 'playing') return
+    if (this.mode === 'paused') return
     this.mode = 'paused'
     clearTimeout(this.endTimer)
     this.log.add({ type: 'client', action: 'pause', positionMs: this.positionMs })
@@ -192,7 +199,10 @@ export class SimulatedSpeaker {
       clearTimeout(this.endTimer)
       this.log.add({ type: 'client', action: 'idle' })
       // Told from a timer of its own, never from within the caller's action.
-      setTimeout(() => this.changed(), 0)
+      setTimeout(() => {
+        for (const listener of this.ranOutListeners) listener()
+        this.changed()
+      }, 0)
     }
   }
 

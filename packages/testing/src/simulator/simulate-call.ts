@@ -4,6 +4,7 @@ import { MicdropServer, type ConversationStore } from '@openmic/server'
 import type { WebSocket } from 'ws'
 import { tagOf } from './audio-tags.js'
 import { CallLog, type ClientFrame } from './call-log.js'
+import type { SeenChange } from './conversation-changes.js'
 import { checkInvariants } from './invariants/index.js'
 import { boundsOf, type CallRecord, type Violation } from './invariants/call-record.js'
 import { ERROR_LINE } from './invariants/errors.js'
@@ -22,6 +23,7 @@ import { DRAIN_AT_ONCE_MS } from './invariants/idle.js'
 
 /** How long the call is left alone after the user's last step before it must be idle. */
 const IDLE_AFTER_MS = 60_000
+const CANCEL = 'cancel-last-user-message'
 /** The deadline given to `drain()`; an idle call closes long before. */
 const DRAIN_DEADLINE_MS = 5_000
 /** After the call closed: time for the store to take its last records (its retries included). */
@@ -130,6 +132,17 @@ async function runCall(
     const tts = new TaggedTTS(script.tts, log)
     const stt = new SimulatedSTT(utterances(script.steps), script.stt.transcriptEnd, log)
     let client!: SimulatedClient
+    // Items the server made final but never sent: once its socket was closed (what the answer
+    // playing kept at a hang-up), or before, their frame still waiting for the store then.
+    const unsent: SeenChange[] = []
+    const awaitingFrame: SeenChange[] = []
+    const sentItem = (text: string) => {
+      const message = parseServerMessage(text)
+      if (message.type !== 'Message' && message.type !== 'CancelLastUserMessage') return
+      const sent = JSON.stringify(message.type === 'Message' ? message.item : CANCEL)
+      const index = awaitingFrame.findIndex((change) => JSON.stringify(change) === sent)
+      if (index !== -1) awaitingFrame.splice(index, 1)
+    }
     const heldWhileLoading: ClientFrame[] = []
     const pair = createSocketPair(
       script.latencyMs,
@@ -139,13 +152,15 @@ async function runCall(
         close: (code) => client.close(code),
       },
       {
-        sent: (data, binary) =>
+        sent: (data, binary) => {
+          if (!binary) sentItem(data.toString())
           log.add({
             type: 'sent',
             frame: binary
               ? { kind: 'audio', bytes: (data as Buffer).length, tag: tagOf(data as Buffer) }
               : frameOfText(data.toString()),
-          }),
+          })
+        },
         delivered: (data, binary) => {
           const frame: ClientFrame = binary
             ? { kind: 'audio', bytes: data.length, utterance: tagOf(data) }
@@ -166,11 +181,13 @@ async function runCall(
       ? options.server(pair.server, parts)
       : defaultServer(pair.server, parts, script)
     watchAgent(server, tts, log)
-    // Items the server sent once its socket was closed (what the answer playing kept at a hang-up).
-    const unsent: MicdropConversationItem[] = []
-    server.on('Message', (item) => {
-      if (pair.server.readyState !== 1) unsent.push({ ...item })
-    })
+    const recorded = (change: SeenChange) => {
+      log.add({ type: 'final', change })
+      if (pair.server.readyState !== 1) unsent.push(change)
+      else awaitingFrame.push(change)
+    }
+    server.on('Message', (item) => recorded({ ...item }))
+    server.on('CancelLastUserMessage', () => recorded(CANCEL))
     client.connect()
     const user = new SimulatedUser(script.steps, client, log)
     user.start()
@@ -197,7 +214,8 @@ async function runCall(
         endCallRemainingMs: client.endCallRemainingMs,
         hungUpByUser: client.hungUpByUser,
         closedAt: client.closedAt,
-        lostItems: [...client.lost, ...unsent],
+        stayedConversation: client.stayedConversation,
+        unsentChanges: [...awaitingFrame, ...unsent],
       },
       idle,
       rejections,
@@ -246,13 +264,22 @@ export function defaultServer(socket: WebSocket, parts: SimulatedParts, script: 
 
 /** Logs what the agent saves and when it ends the call, with the answer it belongs to. */
 function watchAgent(server: MicdropServer, tts: TaggedTTS, log: CallLog) {
-  // An item saved while no speak() runs belongs to the next one (a first message added, then spoken).
-  const speak = () => tts.current?.speak ?? tts.calls + 1
+  // An item saved while no speak() runs belongs to the last one when that one said it, or said the
+  // start of it (the server saving what was heard of an answer that ended, or what an answer whose
+  // TTS failed had given it, some of it not read yet), else to the next one (a first message
+  // added, then spoken).
+  const speak = (text = '') => {
+    if (tts.current) return tts.current.speak
+    const last = tts.spoken.at(-1)
+    const said = last?.text.trim() ?? ''
+    const same = text !== '' && said !== '' && (said.includes(text) || text.startsWith(said))
+    return last && same ? last.speak : tts.calls + 1
+  }
   server.agent.on('Message', (item) => {
     // A copy: the server cuts the very object later, to what was heard.
     const saved = { ...item }
     if (item.role === 'assistant')
-      log.add({ type: 'agent', what: 'saved', item: saved, speak: speak() })
+      log.add({ type: 'agent', what: 'saved', item: saved, speak: speak(item.content.trim()) })
   })
   server.agent.on('EndCall', () => log.add({ type: 'agent', what: 'end-call', speak: speak() }))
 }

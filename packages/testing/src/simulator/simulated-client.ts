@@ -6,6 +6,7 @@ import {
   type MicdropCaption,
   type MicdropConversationItem,
 } from '@openmic/core/protocol'
+import { withChanges, type SeenChange } from './conversation-changes.js'
 import { BYTES_PER_MS, tagOf } from './audio-tags.js'
 import type { CallLog } from './call-log.js'
 import type { ClientEnd } from './memory-socket.js'
@@ -19,11 +20,14 @@ export interface ReceivedItem {
 
 /**
  * The client of a simulated call, on virtual time. Two kinds:
- * - `openmic`: the target protocol (docs/protocol.md). `Hello {"captions":true}` first; at the
- *   user's speech it pauses the answer (`Played` with `paused`, then `StartSpeaking`) when the
- *   server's `Hello` allowed it and audio is queued, and waits for `Resume` or `Interrupt` with no
- *   timeout of its own; otherwise it reports `Played` and drops the answer. Captions show as
- *   playback reaches them. `EndCall` reaches the app once playback stopped; the app hangs up.
+ * - `openmic`: the target protocol (docs/protocol.md). `Hello {"captions":true,
+ *   "reportsPlaybackEnd":true}` first; at the user's speech it pauses the answer (`Played` with
+ *   `paused`, then `StartSpeaking`) when the server's `Hello` allowed it and audio is queued, and
+ *   waits for `Resume` or `Interrupt` with no timeout of its own; otherwise it reports `Played`
+ *   and drops the answer, and what of it is still on its way until the server's `Interrupt`
+ *   (when its `Hello` said `settlesBargeIns`). It sends `Played` when its playback runs out. Captions
+ *   show as playback reaches them. `EndCall` reaches the app once playback stopped; the app
+ *   hangs up.
  * - `micdrop`: Micdrop's browser client. No extension frames; it drops the answer at the user's
  *   speech and hangs up at `EndCall`.
  * Both drop audio that arrives while the user speaks (and nothing is paused) or the call is muted.
@@ -36,6 +40,12 @@ export class SimulatedClient {
   caption = ''
   /** The server's `Hello` allowed pausing (openmic kind). */
   serverResume = false
+  /** The server's `Hello` said it settles every barge-in, once, in order (openmic kind). */
+  serverSettlesBargeIns = false
+  /** A cut answer's audio still on its way is discarded, until the server settles the barge-in. */
+  private discardingCut = false
+  /** Barge-ins the server has not settled yet (`StartSpeaking`, `Mute`). */
+  private openBargeIns = 0
   /** Waiting for an answer: from `StopSpeaking` (and the start) until audio, `SkipAnswer`... */
   processing = true
   /** Holding a paused answer until `Resume` or `Interrupt`. */
@@ -46,8 +56,8 @@ export class SimulatedClient {
   closeCode?: number
   /** When the client hung up or learned the connection closed. */
   closedAt?: number
-  /** Items that arrived after the client had left (they were on their way when it hung up). */
-  readonly lost: MicdropConversationItem[] = []
+  /** Conversation changes that arrived once the client had left, in order. */
+  private readonly lost: SeenChange[] = []
   /** The user hung up (a step), not the app at `EndCall`. */
   hungUpByUser = false
   private speaking = false
@@ -64,10 +74,19 @@ export class SimulatedClient {
   ) {
     this.speaker = new SimulatedSpeaker(prebufferMs, log)
     this.speaker.onChange(() => this.onPlaybackChange())
+    // openmic's client tells the server its playback ran out: the answer was heard to its end
+    this.speaker.onRanOut(() => {
+      if (this.kind === 'openmic' && this.end.open) this.reportPlayed(false)
+    })
   }
 
   get conversation(): MicdropConversationItem[] {
     return this.items.map((received) => received.item)
+  }
+
+  /** The conversation it would hold had it stayed for what was on its way when it left. */
+  get stayedConversation(): MicdropConversationItem[] {
+    return withChanges(this.conversation, this.lost)
   }
 
   get isOpen(): boolean {
@@ -80,7 +99,9 @@ export class SimulatedClient {
   }
 
   connect(): void {
-    if (this.kind === 'openmic') this.end.sendText(encodeClientHello({ captions: true }))
+    if (this.kind === 'openmic') {
+      this.end.sendText(encodeClientHello({ captions: true, reportsPlaybackEnd: true }))
+    }
   }
 
   startSpeaking(): void {
@@ -89,8 +110,9 @@ export class SimulatedClient {
       const pause = this.answerPaused || (this.serverResume && this.speaker.queuedMs > 0)
       this.reportPlayed(pause)
       this.end.sendText(MicdropClientCommands.StartSpeaking)
+      this.bargedIn()
       if (pause) this.pauseAnswer()
-      else this.dropAnswer()
+      else this.cutAnswer()
     } else {
       this.end.sendText(MicdropClientCommands.StartSpeaking)
       this.dropAnswer()
@@ -113,16 +135,19 @@ export class SimulatedClient {
   mute(): void {
     if (this.kind === 'openmic') this.reportPlayed(false)
     this.end.sendText(MicdropClientCommands.Mute)
+    this.bargedIn()
     this.speaking = false
     this.muted = true
     this.answerPaused = false
-    this.dropAnswer()
+    this.cutAnswer()
     this.setProcessing(false)
   }
 
   hangUp(byUser: boolean): void {
     if (!this.end.open) return
     this.hungUpByUser = byUser
+    // What was heard of the answer playing: the server keeps that much of it
+    if (this.kind === 'openmic') this.reportPlayed(false)
     this.closedAt ??= Date.now()
     this.closeCode ??= 1000
     this.speaker.stop()
@@ -137,7 +162,7 @@ export class SimulatedClient {
     const ms = audio.length / BYTES_PER_MS
     this.log.add({ type: 'received', frame: { kind: 'audio', bytes: audio.length, tag } })
     if (!this.end.open) return
-    if (this.muted || (this.speaking && !this.answerPaused)) {
+    if (this.muted || this.discardingCut || (this.speaking && !this.answerPaused)) {
       this.speaker.dropIncoming(tag, ms)
       return
     }
@@ -150,6 +175,7 @@ export class SimulatedClient {
     this.log.add({ type: 'received', frame: { kind: 'text', text, message } })
     if (!this.end.open) {
       if (message.type === 'Message') this.lost.push(message.item)
+      if (message.type === 'CancelLastUserMessage') this.lost.push('cancel-last-user-message')
       return
     }
     switch (message.type) {
@@ -171,18 +197,26 @@ export class SimulatedClient {
         }
         return this.kind === 'micdrop' ? this.endCall() : this.endCallOncePlayed()
       case 'Hello':
-        if (this.kind === 'openmic') this.serverResume = message.hello.resume
+        if (this.kind !== 'openmic') return
+        this.serverResume = message.hello.resume
+        this.serverSettlesBargeIns = message.hello.settlesBargeIns
         return
       case 'Resume':
-        if (!this.answerPaused) return
+        // A later barge-in still waits for its own verdict: the answer stays paused
+        if (!this.settleBargeIn() || !this.answerPaused) return
         this.answerPaused = false
         this.speaker.resume()
         return this.changed()
-      case 'Interrupt':
+      case 'Interrupt': {
+        const last = this.settleBargeIn()
+        if (last) this.discardingCut = false
         if (!this.answerPaused) return
         this.answerPaused = false
         this.dropAnswer()
+        // A later pause still waits for its verdict: what comes next queues behind it
+        if (!last) this.pauseAnswer()
         return this.changed()
+      }
       case 'Caption':
         if (this.kind !== 'openmic') return
         this.captions.push(message.caption)
@@ -211,6 +245,23 @@ export class SimulatedClient {
   private pauseAnswer() {
     this.answerPaused = true
     this.speaker.pause()
+  }
+
+  private bargedIn() {
+    if (this.serverSettlesBargeIns) this.openBargeIns++
+  }
+
+  /** The server settled the oldest open barge-in; true when none is left open. */
+  private settleBargeIn(): boolean {
+    if (!this.serverSettlesBargeIns) return true
+    this.openBargeIns = Math.max(0, this.openBargeIns - 1)
+    return this.openBargeIns === 0
+  }
+
+  /** Barge-in: the answer is dropped, and what of it is still on its way if the server settles it. */
+  private cutAnswer() {
+    this.dropAnswer()
+    this.discardingCut = this.serverSettlesBargeIns
   }
 
   private dropAnswer() {

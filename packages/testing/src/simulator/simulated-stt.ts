@@ -47,12 +47,15 @@ export class SimulatedSTT extends STT {
     const pieces = [...(behaviour.pieces ?? [{ text: this.wordsOf(utterance) }])].sort(
       (a, b) => (a.afterMs ?? 0) - (b.afterMs ?? 0)
     )
+    // One transcription ends once: in TranscriptEnd, or in Failed (the STT contract)
+    let ended = false
     pieces.forEach((piece, index) => {
       const isLast = index === pieces.length - 1
       this.at(piece.afterMs ?? 0, behaviour.failAfterMs, () => {
         this.callLog.add({ type: 'stt', utterance, what: 'transcript', text: piece.text })
         this.emit('Transcript', piece.text)
         if (isLast && this.transcriptEnd) {
+          ended = true
           this.callLog.add({ type: 'stt', utterance, what: 'end' })
           this.emit('TranscriptEnd')
         }
@@ -60,6 +63,7 @@ export class SimulatedSTT extends STT {
     })
     if (behaviour.failAfterMs !== undefined) {
       this.at(behaviour.failAfterMs, undefined, () => {
+        if (ended) return
         this.callLog.add({ type: 'stt', utterance, what: 'failed' })
         this.emit('Failed', new Error(`Scripted STT failure (utterance ${utterance})`))
       })

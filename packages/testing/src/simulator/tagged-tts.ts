@@ -44,24 +44,27 @@ export class TaggedTTS extends MockTTS {
   current?: SpokenAnswer
 
   override speak(text: Readable): void {
-    super.speak(text)
     const spoken: SpokenAnswer = {
-      speak: this.calls,
+      speak: this.calls + 1, // this call's number, counted by speak() below
       text: '',
       audioMs: 0,
       complete: false,
       failed: false,
       startedAt: Date.now(),
     }
+    // Before the TTS's own listener: a chunk it fails on is still one the answer gave it
+    text.on('data', (chunk: Buffer | string) => (spoken.text += chunk.toString()))
+    super.speak(text)
     this.spoken.push(spoken)
     this.current = spoken
     this.chunksOfCurrent = 0
-    text.on('data', (chunk: Buffer | string) => (spoken.text += chunk.toString()))
     this.callLog.add({ type: 'speak', speak: spoken.speak })
   }
 
   override cancel(): void {
+    const spoken = this.current
     this.current = undefined
+    if (spoken) this.callLog.add({ type: 'speak-end', speak: spoken.speak, outcome: 'cancelled' })
     super.cancel()
   }
 

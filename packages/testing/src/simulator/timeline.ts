@@ -101,7 +101,7 @@ function describe(event: LoggedEvent): Omit<TimelineEntry, 'atMs'> | undefined {
     case 'speak-end':
       return {
         who: 'tts',
-        what: `speak() ${event.speak} ${event.outcome === 'complete' ? 'produced all its audio' : 'failed'}`,
+        what: `speak() ${event.speak} ${SPEAK_ENDS[event.outcome]}`,
       }
     case 'stt':
       return {
@@ -165,3 +165,9 @@ export function logText(part: unknown): string {
 function clip(text: string): string {
   return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text
 }
+
+const SPEAK_ENDS = {
+  complete: 'produced all its audio',
+  failed: 'failed',
+  cancelled: 'cancelled',
+} as const

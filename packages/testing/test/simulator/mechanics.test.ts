@@ -187,6 +187,7 @@ describe('the simulator', () => {
         })
       )
     )
-    expect(sent).toEqual(['SkipAnswer', 'Message', 'Message'])
+    // The openmic client's Hello is answered; its StartSpeaking is settled (nothing was playing)
+    expect(sent).toEqual(['SkipAnswer', 'Hello', 'Interrupt', 'Message', 'Caption', 'Message'])
   })
 })

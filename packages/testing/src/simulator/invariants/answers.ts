@@ -47,7 +47,8 @@ export function fullTextOf(message: MicdropConversationMessage): string {
  * Which `speak()` each assistant message of `items` belongs to (by its number, in the map), from
  * its text: its whole text is what that answer spoke next (an answer whose model called a tool
  * between two texts has two messages). Messages are matched in order; among answers that spoke
- * the same text, one the client heard words of is preferred, then one it heard anything of. A message no answer spoke is left out.
+ * the same text, one whose rest is exactly that text is preferred; then one the client heard
+ * words of, then one it heard anything of. A message no answer spoke is left out.
  */
 export function matchAnswers(
   items: MicdropConversationItem[],
@@ -66,7 +67,9 @@ export function matchAnswers(
       .filter((spoken) => full !== '' && restOf(spoken).startsWith(full))
     const rank = (spoken: SpokenAnswer) => {
       const played = record.playback.get(spoken.speak)?.playedMs ?? 0
-      return heardWordCount(spoken.text, played) > 0 ? 2 : played > 0 ? 1 : 0
+      const heard = heardWordCount(spoken.text, played) > 0 ? 2 : played > 0 ? 1 : 0
+      // All that is left of an answer, exactly, is the surest match
+      return (restOf(spoken).trimEnd() === full ? 10 : 0) + heard
     }
     const best = Math.max(...candidates.map(rank))
     const spoken = candidates.find((candidate) => rank(candidate) === best)

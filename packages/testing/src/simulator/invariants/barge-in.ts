@@ -4,16 +4,17 @@ import { handledCommand } from './turns.js'
 /**
  * No audio of an answer after the `StartSpeaking` that cancelled it, as the server sends frames:
  * once the server handled `StartSpeaking` or `Mute`, no audio frame of a `speak()` that began
- * before it may be sent, unless the server sent `Resume` since that `StartSpeaking` (the answer
- * the client paused plays on; only that one, the last begun).
+ * before it may be sent, unless the server sent `Resume` since (the answer the client paused
+ * plays on; only that one, the last begun when the pause began: speaking again during the pause
+ * does not change what it holds).
  */
 export function checkBargeIn(record: CallRecord): Violation[] {
   const violations: Violation[] = []
   const reported = new Set<number>()
   let begun = 0
   let cancelledUpTo = 0
-  /** The answer a `Resume` may bring back, and whether it did. */
-  let held: { speak: number; resumed: boolean } | undefined
+  /** The answer a `Resume` may bring back, whether it did, and whether `Interrupt` settled it. */
+  let held: { speak: number; resumed: boolean; settled: boolean } | undefined
   let cutAt = 0
   for (const event of record.events) {
     const command = handledCommand(event)
@@ -21,9 +22,12 @@ export function checkBargeIn(record: CallRecord): Violation[] {
     else if (command === 'StartSpeaking' || command === 'Mute') {
       cancelledUpTo = begun
       cutAt = event.at
-      held = command === 'StartSpeaking' ? { speak: begun, resumed: false } : undefined
+      const pausing = held !== undefined && !held.resumed && !held.settled
+      if (command === 'Mute') held = undefined
+      else if (!pausing) held = { speak: begun, resumed: false, settled: false }
     } else if (event.type === 'sent' && event.frame.kind === 'text') {
       if (event.frame.message.type === 'Resume' && held) held.resumed = true
+      if (event.frame.message.type === 'Interrupt' && held) held.settled = true
     } else if (event.type === 'sent' && event.frame.kind === 'audio') {
       const { tag } = event.frame
       if (tag > cancelledUpTo || (held?.resumed && held.speak === tag) || reported.has(tag))

@@ -1,3 +1,4 @@
+import type { SeenChange } from '../conversation-changes.js'
 import type { MicdropConversationItem } from '@openmic/core/protocol'
 import type { LoggedEvent } from '../call-log.js'
 import type { AnswerPlayback } from '../playback.js'
@@ -103,11 +104,13 @@ export interface CallRecord {
     hungUpByUser: boolean
     /** When the connection closed for the client (it hung up, or learned the server closed). */
     closedAt?: number
+    /** The client's conversation with the changes that were on their way when it left. */
+    stayedConversation: MicdropConversationItem[]
     /**
-     * Items the client would have got had it stayed: on their way when it left, or sent by the
-     * server once the connection was closed (the answer playing keeps what was heard).
+     * Changes the server made final but never sent: once its socket was closed (what the answer
+     * playing kept of what was heard), or before, their frame still waiting for the store then.
      */
-    lostItems: MicdropConversationItem[]
+    unsentChanges: SeenChange[]
   }
   /** A minute after the last step. */
   idle: {

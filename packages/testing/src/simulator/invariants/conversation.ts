@@ -1,6 +1,8 @@
 import type { MicdropConversationItem } from '@openmic/core/protocol'
+import { withChanges } from '../conversation-changes.js'
 import { fullTextOf, isAssistant, matchAnswers } from './answers.js'
 import type { CallRecord, Violation } from './call-record.js'
+import { playedInFlight } from './in-flight.js'
 
 /**
  * The agent's conversation (system prompt aside), the store's and the client's are the same (the
@@ -9,14 +11,21 @@ import type { CallRecord, Violation } from './call-record.js'
  * interrupted answer whose `Message` it was sent before the cut (Micdrop's protocol cannot take
  * it back), where the agent holds the cut message, or none (nothing of it heard).
  */
+const CANCEL = 'cancel-last-user-message'
+
 export function checkConversations(record: CallRecord): Violation[] {
   const violations: Violation[] = []
   const store = firstDifference(record.agentConversation, record.storeConversation)
   if (store) violations.push(mismatch('store', store))
-  const clientConversation = [
-    ...record.clientItems.map((received) => received.item),
-    ...record.client.lostItems,
-  ]
+  const stayed = record.client.stayedConversation
+  // A Micdrop client was shown an answer as it started playing: its final item is not sent again
+  const shown = (item: MicdropConversationItem) =>
+    isAssistant(item) &&
+    stayed.some((other) => isAssistant(other) && other.content === fullTextOf(item))
+  const unsent = record.client.unsentChanges.filter(
+    (change) => change === CANCEL || record.client.kind !== 'micdrop' || !shown(change)
+  )
+  const clientConversation = withChanges(stayed, unsent)
   const client =
     record.client.kind === 'micdrop'
       ? micdropDifference(record, clientConversation)
@@ -94,9 +103,11 @@ function wholeTextsOfCutAnswers(
   client: MicdropConversationItem[]
 ): Set<MicdropConversationItem> {
   const found = new Set<MicdropConversationItem>()
+  const inFlight = playedInFlight(record)
   for (const [item, speak] of matchAnswers(client, record)) {
     const spoken = record.spoken[speak - 1]
-    const played = record.playback.get(speak)?.playedMs ?? 0
+    // Audio played past a barge-in the server handled is not what it could know was heard
+    const played = (record.playback.get(speak)?.playedMs ?? 0) - (inFlight.get(speak) ?? 0)
     const heardToTheEnd = !!spoken?.complete && played >= spoken.audioMs
     if (!item.metadata?.interrupted && !heardToTheEnd) found.add(item)
   }

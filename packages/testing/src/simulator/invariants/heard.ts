@@ -2,6 +2,7 @@ import type { MicdropConversationMessage } from '@openmic/core/protocol'
 import { BYTES_PER_MS } from '../audio-tags.js'
 import { firstWords, heardWordCount, isAssistant, matchAnswers, wordCount } from './answers.js'
 import type { CallRecord, Violation } from './call-record.js'
+import { playedInFlight } from './in-flight.js'
 
 /** What the user heard of one answer, and what its messages hold. */
 interface Heard {
@@ -16,6 +17,8 @@ interface Heard {
   whole: boolean
   /** Cut by the connection closing: no `Played` report, so the server estimated. */
   cutByClose: boolean
+  /** Of `playedMs`, what a Micdrop client played of audio on its way at a barge-in. */
+  inFlightMs: number
   messages: MicdropConversationMessage[]
 }
 
@@ -25,7 +28,8 @@ interface Heard {
  * words whose end it played (MockTTS word timings); nothing heard, no message. Exact for the
  * openmic client, which reports `Played`; for a Micdrop client (and an answer cut by a hang-up,
  * which no `Played` precedes) the server estimates the position, so the message may hold the
- * words of up to `bounds.heardToleranceMs` more.
+ * words of up to `bounds.heardToleranceMs` more, and may miss what a Micdrop client played of
+ * audio that was on its way at a barge-in (see {@link playedInFlight}).
  */
 export function checkHeard(record: CallRecord): Violation[] {
   const violations: Violation[] = []
@@ -44,18 +48,22 @@ export function checkHeard(record: CallRecord): Violation[] {
     bySpeak.set(speak, [...(bySpeak.get(speak) ?? []), item])
   }
   const sentMs = sentAudioMs(record)
+  const inFlight = playedInFlight(record)
   for (const spoken of record.spoken) {
     const playback = record.playback.get(spoken.speak)
     const playedMs = playback?.playedMs ?? 0
     const sent = sentMs.get(spoken.speak) ?? 0
     const complete = spoken.complete && spoken.audioMs > 0 && sent === spoken.audioMs
+    const inFlightMs = inFlight.get(spoken.speak) ?? 0
     const problem = judge(record, {
       speak: spoken.speak,
       text: spoken.text,
       playedMs,
       sentMs: sent,
       complete,
-      whole: complete && playedMs >= spoken.audioMs,
+      // What the server could know the user heard: not audio played past a barge-in it handled
+      whole: complete && playedMs >= spoken.audioMs && inFlightMs === 0,
+      inFlightMs,
       // Still to be heard when the client left (dropped then, or arriving after).
       cutByClose:
         record.client.closedAt !== undefined &&
@@ -80,7 +88,7 @@ function judge(record: CallRecord, heard: Heard): string | undefined {
   const estimatedMs = exact
     ? heard.playedMs
     : Math.min(heard.playedMs + record.bounds.heardToleranceMs, heard.sentMs)
-  const least = heard.whole ? all : heardWordCount(heard.text, heard.playedMs)
+  const least = heard.whole ? all : heardWordCount(heard.text, heard.playedMs - heard.inFlightMs)
   const most = heard.whole ? all : heardWordCount(heard.text, estimatedMs)
   if (keptWords < least || keptWords > most) {
     const expected =
@@ -90,11 +98,27 @@ function judge(record: CallRecord, heard: Heard): string | undefined {
   if (keptWords === 0) return undefined
   const flagged = heard.messages.some((message) => message.metadata?.interrupted === true)
   // Played to its end: whole and unflagged. Otherwise cut and flagged, unless the server's
-  // estimate (Micdrop client) took all of a complete answer as played.
-  const mayBeWhole = heard.whole || (heard.complete && estimatedMs >= heard.sentMs)
+  // estimate (Micdrop client) took all of a complete answer as played, or each message kept is
+  // one the agent saved, whole (an answer of several model calls heard up to the end of one).
+  const mayBeWhole =
+    heard.whole ||
+    (heard.complete && estimatedMs >= heard.sentMs) ||
+    heard.messages.every((message) => savedWhole(record, heard.speak, message))
   if (flagged && heard.whole) return `${what}: its message is flagged interrupted.`
   if (!flagged && !mayBeWhole) return `${what}: its message "${kept}" is not flagged interrupted.`
   return undefined
+}
+
+/** `message` is, unchanged, one the agent saved for answer `speak`. */
+function savedWhole(record: CallRecord, speak: number, message: MicdropConversationMessage) {
+  return record.events.some(
+    (event) =>
+      event.type === 'agent' &&
+      event.what === 'saved' &&
+      event.speak === speak &&
+      event.item.content === message.content &&
+      !message.metadata?.interrupted
+  )
 }
 
 /**
