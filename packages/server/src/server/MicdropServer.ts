@@ -32,11 +32,13 @@ const DEFAULT_DRAIN_DEADLINE_MS = 30_000
  */
 const DEFAULT_TRANSCRIPT_GRACE_MS = 300
 /**
- * Frames about playback, not the conversation: like audio they go at once, never behind a store
- * write, so that a slow store neither holds the voice nor lets it out after a barge-in, and the
- * server's reckoning of the client's playback counts from when the audio really left.
+ * Frames about playback and turns, not the conversation: like audio they go at once, never behind
+ * a store write, so that a slow store neither holds the voice nor lets it out after a barge-in,
+ * the server's reckoning of the client's playback counts from when the audio really left, and a
+ * turn's `SkipAnswer` reaches the client in that turn.
  */
 const PLAYBACK_FRAMES: ReadonlySet<MicdropServerCommand> = new Set([
+  'SkipAnswer',
   'Caption',
   'Resume',
   'Interrupt',
