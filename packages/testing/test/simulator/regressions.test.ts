@@ -433,6 +433,14 @@ const regressions: Record<string, CallScript> = {
         { cough: 157 },
       ],
     },
+  "a slow store does not hold a turn's SkipAnswer into the next turn (extra-skip-answer)": {
+    client: 'openmic',
+    latencyMs: 0,
+    prebufferMs: 0,
+    agent: { answers: [{ tools: ['ignore_user_noise'] }] },
+    steps: [{ say: 'eight', ms: 1039 }, { pause: 367 }, { cough: 84 }],
+    store: { appendDelayMs: 300 },
+  },
   'the Micdrop client gets the Message when the answer starts playing (message-late)': {
     client: 'micdrop',
     latencyMs: 0,

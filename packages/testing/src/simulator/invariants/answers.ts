@@ -48,11 +48,23 @@ export function fullTextOf(message: MicdropConversationMessage): string {
  * its text: its whole text is what that answer spoke next (an answer whose model called a tool
  * between two texts has two messages). Messages are matched in order; among answers that spoke
  * the same text, one whose rest is exactly that text is preferred; then one the client heard
- * words of, then one it heard anything of. A message no answer spoke is left out.
+ * words of, then one it heard anything of (the server keeps no message of an answer nobody
+ * heard); unless taking the earliest matches more messages (a Micdrop client was shown an unheard
+ * answer too). A message no answer spoke is left out.
  */
 export function matchAnswers(
   items: MicdropConversationItem[],
   record: Pick<CallRecord, 'spoken' | 'playback'>
+): Map<MicdropConversationMessage, number> {
+  const byRank = matchInOrder(items, record, true)
+  const earliest = matchInOrder(items, record, false)
+  return earliest.size > byRank.size ? earliest : byRank
+}
+
+function matchInOrder(
+  items: MicdropConversationItem[],
+  record: Pick<CallRecord, 'spoken' | 'playback'>,
+  preferHeard: boolean
 ): Map<MicdropConversationMessage, number> {
   const matched = new Map<MicdropConversationMessage, number>()
   const consumed = new Map<number, number>()
@@ -69,7 +81,7 @@ export function matchAnswers(
       const played = record.playback.get(spoken.speak)?.playedMs ?? 0
       const heard = heardWordCount(spoken.text, played) > 0 ? 2 : played > 0 ? 1 : 0
       // All that is left of an answer, exactly, is the surest match
-      return (restOf(spoken).trimEnd() === full ? 10 : 0) + heard
+      return (restOf(spoken).trimEnd() === full ? 10 : 0) + (preferHeard ? heard : 0)
     }
     const best = Math.max(...candidates.map(rank))
     const spoken = candidates.find((candidate) => rank(candidate) === best)

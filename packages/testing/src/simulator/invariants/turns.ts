@@ -75,11 +75,11 @@ export function checkTurns(record: CallRecord): Violation[] {
       })
     }
     owed = !resolved && how === 'spoken-over'
-    // Its messages are the next turn's to answer when no answer of it kept anything: spoken over
-    // before anything resolved it (the server joins them), cut before a word was heard, or
+    // Its messages no answer of it kept anything for are the next turn's to answer: spoken over
+    // before anything resolved them (the server joins them), cut before a word was heard, or
     // skipped (an agent failure, an unfinished sentence)
-    const unanswered = turn.speaks.every((speak) => !kept.has(speak))
-    if (owed || unanswered) loose += turn.userMessages + turn.carriedMessages
+    const answered = turn.speaks.filter((speak) => kept.has(speak)).length
+    loose += Math.max(0, turn.userMessages + turn.carriedMessages - answered)
     const exempt =
       how === 'end' && (record.client.hungUpByUser || record.client.endCallAt !== undefined)
     if (!resolved && how === 'end' && !exempt) {
