@@ -67,3 +67,44 @@ it('1 000 calls opened and closed leave no timer, listener or server object behi
   const alive = servers.filter((ref) => ref.deref() !== undefined).length
   expect(alive).toBeLessThan(10)
 }, 60_000)
+
+it('a call keeps nothing of an answer once it was heard: its agent and TTS streams are let go', async () => {
+  // Each call used to keep its last answer until the next turn, with the streams it read and fed
+  const streams: WeakRef<object>[] = []
+  class WatchedAgent extends MockAgent {
+    override answer() {
+      const stream = super.answer()
+      streams.push(new WeakRef(stream))
+      return stream
+    }
+  }
+  class WatchedTTS extends MockTTS {
+    override speak(text: Parameters<MockTTS['speak']>[0]) {
+      streams.push(new WeakRef(text))
+      super.speak(text)
+    }
+  }
+  const calls = await startServer(
+    (socket) =>
+      new MicdropServer(socket, {
+        agent: new WatchedAgent({ answers: ['Sure.'] }),
+        stt: new MockSTT(),
+        tts: new WatchedTTS(),
+      })
+  )
+  try {
+    const client = await TestClient.connect(calls.url, { captions: true })
+    client.utterance()
+    await client.waitFor((c) => c.answeredLast)
+    expect(streams).toHaveLength(2)
+    for (let i = 0; i < 3; i++) {
+      gc()
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    // The call is still open: only what it holds of the finished answer counts
+    expect(client.closeCode).toBeUndefined()
+    expect(streams.filter((ref) => ref.deref() !== undefined)).toHaveLength(0)
+  } finally {
+    await calls.close()
+  }
+})

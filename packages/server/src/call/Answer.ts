@@ -126,7 +126,8 @@ export class Answer implements OutboxOwner {
   private withheldFrames: Array<[MicdropServerCommand, unknown]> = []
   private textStream?: Readable
   private textEnded = false
-  private readonly ttsInput = createPushStream()
+  /** What the TTS speaks; let go once production ended (a final answer holds no stream). */
+  private ttsInput?: Readable = createPushStream()
   private readonly requestedAt: number
   private firstTextAt?: number
   private firstAudioAt?: number
@@ -167,10 +168,11 @@ export class Answer implements OutboxOwner {
     return this.firstSentAt !== undefined || this.skipSent
   }
 
-  /** It kept an assistant message, or the agent settled the turn another way (skip, noise, tools). */
-  get answered(): boolean {
-    return this.acted || this.savedHeard || this.messages.some(({ entry }) => !entry.dropped)
-  }
+  /**
+   * It kept an assistant message, or the agent settled the turn another way (skip, noise, tools).
+   * Known once it is final.
+   */
+  answered = false
 
   // ---- production: text → TTS → audio ----
 
@@ -181,7 +183,7 @@ export class Answer implements OutboxOwner {
     text.on('end', this.onTextEnd)
     text.on('error', this.onTextEnd)
     try {
-      this.host.tts.speak(this.ttsInput)
+      this.host.tts.speak(this.ttsInput!)
     } catch (error) {
       this.host.output.log('TTS speak() threw:', error)
       this.produced('failed')
@@ -333,13 +335,13 @@ export class Answer implements OutboxOwner {
     const text = chunk.toString()
     this.firstTextAt ??= performance.now()
     this.spoken.text += text
-    this.ttsInput.push(text)
+    this.ttsInput?.push(text)
   }
 
   private readonly onTextEnd = () => {
     if (!this.producing || this.textEnded) return
     this.textEnded = true
-    this.ttsInput.push(null)
+    this.ttsInput?.push(null)
     if (this.spoken.text.length === 0) this.produced('silent')
   }
 
@@ -469,6 +471,8 @@ export class Answer implements OutboxOwner {
       this.host.output.answerEnd('cancelled')
     }
     if (this.kind !== 'speech') this.keepHeard(phase === 'heard', heardMs)
+    this.answered =
+      this.acted || this.savedHeard || this.messages.some(({ entry }) => !entry.dropped)
     this.host.outbox.flush()
     this.host.answerFinal(this)
   }
@@ -533,7 +537,9 @@ export class Answer implements OutboxOwner {
       text.off('end', this.onTextEnd)
       text.off('error', this.onTextEnd)
     }
-    this.ttsInput.destroy()
+    this.textStream = undefined
+    this.ttsInput?.destroy()
+    this.ttsInput = undefined
   }
 }
 

@@ -18,7 +18,10 @@ import { Utterance } from './Utterance.js'
 interface UserTurn {
   clock: TurnClock
   message?: MicdropConversationMessage
+  /** The answer to it, until it is final. */
   answer?: Answer
+  /** How its final answer ended, what the turn reads of it (the answer itself is let go). */
+  answered?: { wentOut: boolean; reachedClient: boolean }
 }
 
 /** The client paused its playback over the user's speech: where, and the answers it holds. */
@@ -275,7 +278,10 @@ export class CallController implements AnswerHost {
       turn: given.turn?.clock,
       requestedAt: performance.now(),
     })
-    if (given.turn) given.turn.answer = answer
+    if (given.turn) {
+      given.turn.answer = answer
+      given.turn.answered = undefined
+    }
     if (kind === 'answer') this.latestAgentAnswer = answer
     // In the list before the others are done: an EndCall waiting for them waits for this one too
     this.answers.push(answer)
@@ -403,6 +409,12 @@ export class CallController implements AnswerHost {
     // answer, which sees them too, took over)
     const takenOver = answer !== this.latestAgentAnswer
     if (answer.forUser && !answer.answered && !takenOver) this.unanswered = true
+    // Nothing keeps a final answer: its turn keeps how it ended
+    if (!takenOver) this.latestAgentAnswer = undefined
+    if (this.turn?.answer === answer) {
+      this.turn.answer = undefined
+      this.turn.answered = { wentOut: !answer.restartable, reachedClient: answer.reachedClient }
+    }
     this.flushEndCall()
     // Words that came while this answer was heard are answered now that it was
     if (this.transcript.pending && !this.transcript.waiting && !this.speaking) {
@@ -440,9 +452,9 @@ export class CallController implements AnswerHost {
     let turn = this.userTurn()
     if (this.transcript.pending) {
       // An answer that went out stands, even one to an earlier message (muted, or timed out)
-      const standing = turn.answer !== undefined && !turn.answer.restartable
-      if (standing && !turn.answer!.final) {
-        if (settled) turn.answer!.open()
+      const standing = turn.answer ? !turn.answer.restartable : turn.answered?.wentOut === true
+      if (standing && turn.answer) {
+        if (settled) turn.answer.open()
         return // answered once this answer was heard
       }
       // Taken first: what follows may end answers, and nothing may take these words twice
@@ -454,9 +466,8 @@ export class CallController implements AnswerHost {
     }
     if (this.speaking || this.muted) return
     if (this.endCallSent) return this.output.log('The call is ending: the turn is not answered')
-    const running = turn.answer && !turn.answer.final ? turn.answer : undefined
-    if (running) {
-      if (settled) running.open()
+    if (turn.answer) {
+      if (settled) turn.answer.open()
       return
     }
     if (this.unanswered) {
@@ -465,7 +476,7 @@ export class CallController implements AnswerHost {
       // No words: the turn gets no answer (and what it paused resumes: it was noise)
       this.output.send('SkipAnswer')
       this.resumeHeld()
-    } else if (settled && turn.answer && !turn.answer.reachedClient) {
+    } else if (settled && turn.answered && !turn.answered.reachedClient) {
       // Its answer settled it (a skip, a tool) but was cut before the client learned of it
       this.output.send('SkipAnswer')
     }
@@ -476,6 +487,7 @@ export class CallController implements AnswerHost {
     turn.clock.transcriptAt ??= performance.now()
     turn.answer?.discard()
     turn.answer = undefined
+    turn.answered = undefined
     this.unanswered = true
     if (!turn.message) {
       turn.message = this.addUserMessage(text)
