@@ -1,5 +1,8 @@
 // Benchmark client process: N WebSocket calls on loopback, each doing turns of 1 s of audio in
 // 100 ms chunks at real-time pace, then StopSpeaking; measures StopSpeaking -> first audio frame.
+// A call speaks again once the answer has played (its audio at real-time pace from its first
+// frame) and its Message came: a server that sends the Message as the answer starts playing (as
+// Micdrop's does) and one that sends it once heard get the same turns.
 import WebSocket from 'ws'
 
 const [port, count] = process.argv.slice(2).map(Number)
@@ -15,6 +18,8 @@ function call(index) {
     const socket = new WebSocket(`ws://127.0.0.1:${port}`)
     let stopAt = 0
     let waiting = false
+    /** When the audio received so far will have played, at real-time pace. */
+    let playedAt = 0
     const state = { socket, startTurn }
     function startTurn() {
       if (!running) return
@@ -35,6 +40,7 @@ function call(index) {
     }
     socket.on('message', (data, isBinary) => {
       if (isBinary) {
+        playedAt = Math.max(playedAt, performance.now()) + data.length / 32
         if (waiting) {
           waiting = false
           if (measuring) {
@@ -45,7 +51,9 @@ function call(index) {
         return
       }
       const text = data.toString()
-      if (text.startsWith('Message {"role":"assistant"')) setTimeout(startTurn, 0)
+      if (text.startsWith('Message {"role":"assistant"')) {
+        setTimeout(startTurn, Math.max(0, playedAt - performance.now()))
+      }
       if (text === 'SkipAnswer') resolve(state)
     })
     socket.on('error', reject)

@@ -1,14 +1,19 @@
 // Runs the server benchmark: for each N, a server process and a separate client process on
-// loopback. Prints StopSpeaking -> first audio p50/p90/p99, turns/s, server CPU, event-loop delay
-// p99 and memory per idle connection, for MicdropServer and for a thin reference ws server.
-// Usage: pnpm bench [N...]   (build first; default N = 100 200 500 1000)
+// loopback. Prints StopSpeaking -> first audio p50/p90/p99, turns/s, server CPU (in % of a core and
+// per turn), event-loop delay p99 and memory per idle connection, for MicdropServer and for a thin
+// reference ws server; with `--against <checkout>`, for that checkout's built MicdropServer too
+// (the previous release, say), in the same run.
+// Usage: pnpm bench [N...] [--against <dir>]   (build first; default N = 100 200 500 1000)
 import { fork } from 'node:child_process'
 import { once } from 'node:events'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const here = dirname(fileURLToPath(import.meta.url))
-const sizes = process.argv.slice(2).map(Number).filter(Boolean)
+const args = process.argv.slice(2)
+const againstAt = args.indexOf('--against')
+const against = againstAt === -1 ? undefined : args.splice(againstAt, 2)[1]
+const sizes = args.map(Number).filter(Boolean)
 const Ns = sizes.length > 0 ? sizes : [100, 200, 500, 1000]
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 2000)
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 8000)
@@ -38,17 +43,20 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
 }
 
-async function measure(n, reference) {
+async function measure(n, reference, root) {
   const children = []
   try {
-    return await runOnce(n, reference, children)
+    return await runOnce(n, reference, root, children)
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill()
   }
 }
 
-async function runOnce(n, reference, children) {
+async function runOnce(n, reference, root, children) {
+  const env = { ...process.env }
+  if (root) env.BENCH_ROOT = root
   const server = fork(join(here, 'server.mjs'), reference ? ['--reference'] : [], {
+    env,
     execArgv: ['--expose-gc', ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
   })
   children.push(server)
@@ -89,6 +97,7 @@ async function runOnce(n, reference, children) {
     p99: percentile(sorted, 99),
     turnsPerSecond: clientWindow.turns / (WINDOW_MS / 1000),
     cpu: serverWindow.cpuPercent,
+    cpuPerTurnUs: ((serverWindow.cpuPercent / 100) * WINDOW_MS * 1000) / clientWindow.turns,
     clientCpu: clientWindow.cpuPercent,
     loopP99: serverWindow.loopP99Ms,
     heapPerConn: (idle.heapUsed - before.heapUsed) / n / 1024,
@@ -96,29 +105,33 @@ async function runOnce(n, reference, children) {
   }
 }
 
+const f = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '-')
+const variants = [
+  { name: 'this build', reference: false },
+  ...(against ? [{ name: against, reference: false, root: against }] : []),
+  { name: 'reference ws', reference: true },
+]
 const rows = []
 for (const n of Ns) {
-  const micdrop = await measure(n, false)
-  const reference = await measure(n, true)
-  rows.push({ n, micdrop, reference })
-  const f = (x, d = 2) => x.toFixed(d)
-  console.log(
-    `N=${n}: p50 ${f(micdrop.p50)} ms (ref ${f(reference.p50)}), p90 ${f(micdrop.p90)} (ref ${f(reference.p90)}), ` +
-      `p99 ${f(micdrop.p99)} (ref ${f(reference.p99)}), ${f(micdrop.turnsPerSecond, 0)} turns/s, ` +
-      `in server p50 ${f(micdrop.serverP50)} p99 ${f(micdrop.serverP99)}, ` +
-      `CPU ${f(micdrop.cpu, 1)}% (ref ${f(reference.cpu, 1)}%; client process ${f(micdrop.clientCpu, 0)}%), ` +
-      `loop delay p99 ${f(micdrop.loopP99)} max ${f(micdrop.loopMax)} ms (ref ${f(reference.loopP99)} / ${f(reference.loopMax)}), ` +
-      `idle heap ${f(micdrop.heapPerConn, 1)} KB (ref ${f(reference.heapPerConn, 1)}) + RSS ${f(micdrop.rssPerConn, 1)} KB (ref ${f(reference.rssPerConn, 1)}) per connection`
-  )
+  for (const variant of variants) {
+    const m = await measure(n, variant.reference, variant.root)
+    rows.push({ n, name: variant.name, m })
+    console.log(
+      `N=${n} ${variant.name}: p50 ${f(m.p50)} ms, p90 ${f(m.p90)}, p99 ${f(m.p99)}, ` +
+        `${f(m.turnsPerSecond, 0)} turns/s, in server p50 ${f(m.serverP50)} p99 ${f(m.serverP99)}, ` +
+        `CPU ${f(m.cpu, 1)}% (${f(m.cpuPerTurnUs, 0)} µs/turn; client process ${f(m.clientCpu, 0)}%), ` +
+        `loop delay p99 ${f(m.loopP99)} max ${f(m.loopMax)} ms, ` +
+        `idle heap ${f(m.heapPerConn, 1)} KB + RSS ${f(m.rssPerConn, 1)} KB per connection`
+    )
+  }
 }
 
-const f = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '-')
 console.log(
-  '\n| N | p50 ms (ref) | p90 ms (ref) | p99 ms (ref) | in-server p50 / p99 ms | turns/s | server CPU % (ref) | loop delay p99 / max ms (ref) | heap KB/conn (ref) | RSS KB/conn (ref) |'
+  '\n| N | server | p50 ms | p90 ms | p99 ms | in-server p50 / p99 ms | turns/s | server CPU % | CPU µs/turn | loop delay p99 / max ms | heap KB/conn | RSS KB/conn |'
 )
-console.log('|---|---|---|---|---|---|---|---|---|---|')
-for (const { n, micdrop: m, reference: r } of rows) {
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|')
+for (const { n, name, m } of rows) {
   console.log(
-    `| ${n} | ${f(m.p50)} (${f(r.p50)}) | ${f(m.p90)} (${f(r.p90)}) | ${f(m.p99)} (${f(r.p99)}) | ${f(m.serverP50)} / ${f(m.serverP99)} | ${f(m.turnsPerSecond, 0)} | ${f(m.cpu, 1)} (${f(r.cpu, 1)}) | ${f(m.loopP99)} / ${f(m.loopMax)} (${f(r.loopP99)} / ${f(r.loopMax)}) | ${f(m.heapPerConn, 1)} (${f(r.heapPerConn, 1)}) | ${f(m.rssPerConn, 1)} (${f(r.rssPerConn, 1)}) |`
+    `| ${n} | ${name} | ${f(m.p50)} | ${f(m.p90)} | ${f(m.p99)} | ${f(m.serverP50)} / ${f(m.serverP99)} | ${f(m.turnsPerSecond, 0)} | ${f(m.cpu, 1)} | ${f(m.cpuPerTurnUs, 0)} | ${f(m.loopP99)} / ${f(m.loopMax)} | ${f(m.heapPerConn, 1)} | ${f(m.rssPerConn, 1)} |`
   )
 }

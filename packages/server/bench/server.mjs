@@ -1,10 +1,10 @@
 // Benchmark server process: a MicdropServer per connection with zero-latency doubles (or, with
-// `--reference`, a thin ws server that answers StopSpeaking with audio at once). Driven over IPC by
-// run.mjs: reports memory, CPU and event-loop delay for a measurement window.
+// `--reference`, a thin ws server that answers StopSpeaking with audio at once), of this build or
+// of BENCH_ROOT's (see build.mjs). Driven over IPC by run.mjs: reports memory, CPU and event-loop
+// delay for a measurement window.
 import { monitorEventLoopDelay } from 'node:perf_hooks'
-import { MockAgent, MockSTT, MockTTS } from '@openmic/core'
 import { WebSocketServer } from 'ws'
-import { MicdropServer } from '../dist/index.js'
+import { MicdropServer, MockAgent, MockSTT, MockTTS } from './build.mjs'
 
 const reference = process.argv.includes('--reference')
 const ANSWER = 'Sure, here you go.'

@@ -6,8 +6,7 @@
 // Run: pnpm --filter @openmic/core --filter @openmic/server build && node bench/turn-cost.mjs
 import { EventEmitter } from 'node:events'
 import { Session } from 'node:inspector/promises'
-import { MockAgent, MockSTT, MockTTS } from '@openmic/core'
-import { MicdropServer } from '../dist/index.js'
+import { MicdropServer, MockAgent, MockSTT, MockTTS } from './build.mjs'
 
 const CALLS = 100
 const FAST_TURNS = Number(process.argv[2] ?? 20000)
