@@ -126,7 +126,7 @@ describe('AiSdkAgent with the AI SDK mock model: tools', () => {
     const execute = vi.fn(() => ({ sky: 'sunny' }))
     agent.addTool(weatherTool(execute))
     agent.addUserMessage('Weather in Paris?')
-    expect(await readAll(agent.answer())).toBe('Let me check.Sunny in Paris.')
+    expect(await readAll(agent.answer())).toBe('Let me check. Sunny in Paris.')
     expect(execute).toHaveBeenCalledWith({ city: 'Paris' }, agent)
     expect(agent.conversation.slice(2)).toEqual([
       { role: 'assistant', content: 'Let me check.' },

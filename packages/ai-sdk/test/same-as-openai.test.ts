@@ -111,7 +111,7 @@ describe('switching from OpenaiAgent to AiSdkAgent', () => {
 
       expect(viaAiSdk).toEqual(viaOpenai)
       expect(viaAiSdk.answers).toEqual([
-        'Let me check.Sunny in Paris. ',
+        'Let me check. Sunny in Paris. ',
         '',
         'No rain today.',
         'Goodbye!',

@@ -72,7 +72,13 @@ async function call(utterances: string[]) {
     expect(client.isProcessing).toBe(true)
     await vi.waitFor(() => expect(client.isProcessing).toBe(false))
   }
-  return { client, say, server: () => servers[0]! }
+  /** Plays out what the speaker got until the answer's message arrives: it comes once heard. */
+  const hearAnswer = () =>
+    vi.waitFor(() => {
+      speaker.finish()
+      expect(client.conversation.at(-1)?.role).toBe('assistant')
+    })
+  return { client, say, hearAnswer, server: () => servers[0]! }
 }
 
 /** The server's conversation as the client sees it: without the system prompt. */
@@ -81,14 +87,14 @@ const serverSide = (server: MicdropServer) =>
 
 describe('default tools, seen from the client', () => {
   it('noise: the user message is removed from the conversation on both sides', async () => {
-    const { client, say, server } = await call(['Hmm', 'What time is it?'])
+    const { client, say, hearAnswer, server } = await call(['Hmm', 'What time is it?'])
     await say()
     await vi.waitFor(() =>
       expect(client.conversation.map((item) => item.role)).toEqual(['tool_call', 'tool_result'])
     )
     expect(client.conversation).toEqual(serverSide(server()))
     await say()
-    await vi.waitFor(() => expect(client.conversation.at(-1)?.role).toBe('assistant'))
+    await hearAnswer()
     expect(client.conversation).toEqual(serverSide(server()))
     expect(client.conversation.filter((item) => item.role === 'user')).toEqual([
       { role: 'user', content: 'What time is it?' },
@@ -96,11 +102,14 @@ describe('default tools, seen from the client', () => {
   })
 
   it('semantic turn: the unfinished sentence is kept and answered with the next utterance', async () => {
-    const { client, say, server } = await call(['I would like to', 'book a table for two.'])
+    const { client, say, hearAnswer, server } = await call([
+      'I would like to',
+      'book a table for two.',
+    ])
     await say()
     expect(client.conversation.some((item) => item.role === 'assistant')).toBe(false)
     await say()
-    await vi.waitFor(() => expect(client.conversation.at(-1)?.role).toBe('assistant'))
+    await hearAnswer()
     expect(client.conversation).toEqual(serverSide(server()))
     expect(client.conversation.at(-1)).toEqual({
       role: 'assistant',

@@ -109,7 +109,7 @@ describe('switching from OpenaiAgent to MistralAgent', () => {
 
     expect(viaMistral).toEqual(viaOpenai)
     expect(viaMistral.answers).toEqual([
-      'Let me check.Sunny in Paris. ',
+      'Let me check. Sunny in Paris. ',
       '',
       'No rain today.',
       'Goodbye!',

@@ -88,7 +88,9 @@ for (const { folder, api, expect: expectedFrom } of folders) {
           return
         }
         expect(failed).toBeUndefined()
-        expect(text).toBe(expected.text + (expected.toolCalls.length > 0 ? 'Done.' : ''))
+        expect(text).toBe(
+          [expected.text, expected.toolCalls.length > 0 ? 'Done.' : ''].filter(Boolean).join(' ')
+        )
         const calls = after.filter((item) => item.role === 'tool_call')
         expect(calls).toEqual(
           expected.toolCalls.map((call) => ({
