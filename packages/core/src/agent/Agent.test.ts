@@ -1,7 +1,7 @@
 import type { PassThrough } from 'node:stream'
 import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { delay, readAll, recordEvents } from '../../test/helpers.js'
+import { cancelOnFirstChunk, delay, readAll, recordEvents } from '../../test/helpers.js'
 import { Logger } from '../logger/Logger.js'
 import { Agent } from './Agent.js'
 import type { MicdropConversationMessage } from '../conversation/types.js'
@@ -330,14 +330,7 @@ describe('Agent.answer', () => {
       }
     }
     const agent = new CountingAgent({ systemPrompt: 's' })
-    const stream = agent.answer()
-    const chunks: string[] = []
-    stream.on('data', (chunk) => {
-      chunks.push(chunk.toString())
-      agent.cancel()
-    })
-    await new Promise((resolve) => stream.on('end', resolve))
-    expect(chunks).toEqual(['one'])
+    expect(await cancelOnFirstChunk(agent)).toEqual(['one'])
     // Its own cancellation ran, not the base's: the signal was left alone
     expect(agent.signal?.aborted).toBe(false)
     expect(agent.conversation.map((item) => item.role)).toEqual(['system'])

@@ -1,3 +1,6 @@
+// One answer of a call, from its first word to its final item: its phase, its output queued in the
+// call's outbox, and the text the user heard of it.
+
 import type { Readable } from 'node:stream'
 import type { Agent, TTS, TTSWord } from '@openmic/core'
 import type {

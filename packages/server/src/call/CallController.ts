@@ -1,3 +1,6 @@
+// The turn rules of one call, with no socket in it: user turns and barge-ins in, answers out
+// (docs/protocol.md, Turn rules and Barge-in).
+
 import { Readable } from 'node:stream'
 import type { EventEmitter } from 'eventemitter3'
 import type { Agent, MicdropToolCall, STT, TTS, TTSWord } from '@openmic/core'
