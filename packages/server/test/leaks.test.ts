@@ -84,14 +84,13 @@ it('a call keeps nothing of an answer once it was heard: its agent and TTS strea
       super.speak(text)
     }
   }
-  const calls = await startServer(
-    (socket) =>
-      new MicdropServer(socket, {
-        agent: new WatchedAgent({ answers: ['Sure.'] }),
-        stt: new MockSTT(),
-        tts: new WatchedTTS(),
-      })
-  )
+  const calls = await startServer((socket) => {
+    new MicdropServer(socket, {
+      agent: new WatchedAgent({ answers: ['Sure.'] }),
+      stt: new MockSTT(),
+      tts: new WatchedTTS(),
+    })
+  })
   try {
     const client = await TestClient.connect(calls.url, { captions: true })
     client.utterance()
