@@ -1,0 +1,2 @@
+export { VAD } from './VAD.js'
+export type { VADEvents, VADSpeechEvent } from './VAD.js'
