@@ -26,6 +26,7 @@ export {
   MAX_RETRY_AFTER_MS,
 } from './retry/errors.js'
 export { Resampler } from './speech/Resampler.js'
+export { encodeMulaw, decodeMulaw } from './speech/mulaw.js'
 export { followStream, followText } from './speech/follow-stream.js'
 export type { StreamHandlers } from './speech/follow-stream.js'
 export { UtteranceQueue, isSilent } from './speech/UtteranceQueue.js'
