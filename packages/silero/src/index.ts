@@ -1,0 +1,2 @@
+export { SileroVAD } from './SileroVAD.js'
+export type { SileroVADOptions } from './options.js'
