@@ -94,32 +94,43 @@ export class SileroVAD extends VAD {
   private async drain(): Promise<void> {
     this.running = true
     try {
-      const model = await loadModel()
       while (!this.stopped && this.queue.length > 0) {
-        const window = this.queue.shift()!
-        const input = new Float32Array(CONTEXT_SAMPLES + WINDOW_SAMPLES)
-        input.set(this.context)
-        input.set(window, CONTEXT_SAMPLES)
-        const { probability, state } = await model.run(input, this.state)
-        // Destroyed (or failed) while the model ran: its result is dropped.
-        if (this.stopped) return
-        this.state = state
-        this.context = window.subarray(WINDOW_SAMPLES - CONTEXT_SAMPLES)
+        const probability = await this.analyse(this.queue.shift()!)
+        if (probability === undefined) return
         const start = this.analysedSamples
         this.analysedSamples += WINDOW_SAMPLES
         if (start < this.trackFrom) continue
         const event = this.tracker.push(start, this.analysedSamples, probability)
+        // Outside analyse()'s catch: a listener's own error is not the model failing.
         if (event) this.emit(event.type, { atMs: event.atMs })
       }
-    } catch (error) {
-      if (this.stopped) return
-      this.log('Failed:', error)
-      this.stop()
-      this.emit('Failed', error)
-      this.removeAllListeners()
     } finally {
       this.running = false
       if (this.stopped || this.queue.length === 0) this.wakeIdleWaiters()
+    }
+  }
+
+  /** The window's speech probability; undefined once destroyed or failed (result dropped). */
+  private async analyse(window: Float32Array): Promise<number | undefined> {
+    try {
+      const model = await loadModel()
+      if (this.stopped) return undefined
+      const input = new Float32Array(CONTEXT_SAMPLES + WINDOW_SAMPLES)
+      input.set(this.context)
+      input.set(window, CONTEXT_SAMPLES)
+      const { probability, state } = await model.run(input, this.state)
+      if (this.stopped) return undefined
+      this.state = state
+      this.context = window.subarray(WINDOW_SAMPLES - CONTEXT_SAMPLES)
+      return probability
+    } catch (error) {
+      if (!this.stopped) {
+        this.log('Failed:', error)
+        this.stop()
+        this.emit('Failed', error)
+        this.removeAllListeners()
+      }
+      return undefined
     }
   }
 

@@ -3,8 +3,7 @@ import type { SileroVAD } from '../src/index.js'
 
 /** One event of a VAD, as recorded by {@link record}. */
 export type Recorded =
-  | { type: 'SpeechStart' | 'SpeechEnd'; atMs: number }
-  | { type: 'Failed'; error: unknown }
+  { type: 'SpeechStart' | 'SpeechEnd'; atMs: number } | { type: 'Failed'; error: unknown }
 
 /** Records every event of `vad`, in order. */
 export function record(vad: SileroVAD): Recorded[] {

@@ -45,7 +45,10 @@ async function openModel(): Promise<SileroModel> {
       },
     }
     // The first run allocates the session's buffers: pay it here, not on a call's first words.
-    await model.run(new Float32Array(CONTEXT_SAMPLES + WINDOW_SAMPLES), new Float32Array(STATE_SIZE))
+    await model.run(
+      new Float32Array(CONTEXT_SAMPLES + WINDOW_SAMPLES),
+      new Float32Array(STATE_SIZE)
+    )
     return model
   } catch (error) {
     throw new Error(`@openmic/silero: could not load the Silero VAD model (${path})`, {
