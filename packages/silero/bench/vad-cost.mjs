@@ -7,11 +7,14 @@
 //    many calls one core can follow with the VAD alone.
 // 2. The model's raw cost per 32 ms window, each in a fresh process, on onnxruntime-node (used) and onnxruntime-web's wasm
 //    backend in Node (the same model, as @ricky0123/vad-web runs it in a browser), for the choice.
+// 4. False starts and missed sentences on noisy speech (synthetic noises), with and without
+//    RnnoiseDenoiser in front of the VAD, and what the denoiser costs.
 // 3. End of speech: SpeechEnd's atMs against the real end of the voice, and the audio position
 //    at which it fires (audio fed one window at a time, each analysed before the next).
 import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { SileroVAD } from '../dist/index.js'
+import { RnnoiseDenoiser, SileroVAD } from '../dist/index.js'
+import { mix, noise, NOISE_KINDS } from './noise.mjs'
 import { PER_MS, silence, speak, trimmed } from './flite.mjs'
 
 const runsArg = process.argv.indexOf('--runs')
@@ -138,3 +141,73 @@ for (const [voice, list] of Object.entries(voices)) {
     )
   }
 }
+
+/** Sentences with 2.5 s pauses, and where each voice is (ms). */
+function spaced(list) {
+  const parts = [silence(1500)]
+  const spans = []
+  let ms = 1500
+  for (const voice of list) {
+    const length = voice.length / 2 / PER_MS
+    spans.push([ms, ms + length])
+    parts.push(voice, silence(2500))
+    ms += length + 2500
+  }
+  return { audio: Buffer.concat(parts), spans }
+}
+
+/** SpeechStarts outside every sentence (300 ms of slack before one), and sentences missed. */
+async function falseStarts(audio, spans, minSpeechMs) {
+  const vad = new SileroVAD({ minSpeechMs })
+  const starts = []
+  vad.on('SpeechStart', ({ atMs }) => starts.push(atMs))
+  vad.process(audio)
+  await vad.idle()
+  vad.destroy()
+  const inside = (atMs) => spans.some(([start, end]) => atMs >= start - 300 && atMs <= end)
+  const heard = spans.filter(([start, end]) =>
+    starts.some((atMs) => atMs >= start - 300 && atMs <= end)
+  )
+  return {
+    falseStarts: starts.filter((atMs) => !inside(atMs)).length,
+    missed: spans.length - heard.length,
+  }
+}
+
+async function denoised(audio) {
+  const denoiser = await RnnoiseDenoiser.create()
+  const before = process.cpuUsage()
+  const out = Buffer.concat([denoiser.process(audio)])
+  const used = process.cpuUsage(before)
+  denoiser.destroy()
+  return { out, msPerSecond: (used.user + used.system) / 1000 / (audio.length / 32_000) }
+}
+
+const { audio: speech, spans } = spaced(voices.kal)
+const denoiseCost = []
+console.log(
+  `\nNoisy speech: ${spans.length} sentences (flite kal, 8 kHz → 16 kHz) in ${fmt(speech.length / 32_000, 0)} s, false starts / missed sentences\n`
+)
+console.log(
+  '| noise | level (dBFS) | minSpeechMs 250 | with RnnoiseDenoiser | minSpeechMs 0 | with RnnoiseDenoiser |'
+)
+console.log('| --- | --- | --- | --- | --- | --- |')
+for (const kind of NOISE_KINDS) {
+  for (const dbfs of [-20, -12]) {
+    const noisy = mix(speech, noise(kind, dbfs, speech.length))
+    const { out, msPerSecond } = await denoised(noisy)
+    denoiseCost.push(msPerSecond)
+    const cells = []
+    for (const minSpeechMs of [250, 0]) {
+      for (const audio of [noisy, out]) {
+        const { falseStarts: f, missed } = await falseStarts(audio, spans, minSpeechMs)
+        cells.push(`${f} / ${missed}`)
+      }
+    }
+    console.log(`| ${kind} | ${dbfs} | ${cells.join(' | ')} |`)
+  }
+}
+const denoiseMs = median(denoiseCost)
+console.log(
+  `\nRnnoiseDenoiser (16 → 48 → 16 kHz and RNNoise): ${fmt(denoiseMs, 1)} CPU ms per s of audio (median), ${fmt(1000 / denoiseMs, 0)} calls per core`
+)
