@@ -1,0 +1,79 @@
+import { Resampler } from '@openmic/core/provider'
+import { loadRnnoise, RNNOISE_FRAME, type RnnoiseModule } from './load-rnnoise.js'
+
+/**
+ * Noise suppression with [RNNoise](https://jmvalin.ca/demo/rnnoise/) (compiled to wasm, from npm)
+ * on a call's PCM16 16 kHz mono audio, for example in front of a `SileroVAD` on a noisy line.
+ * RNNoise works on 10 ms frames at 48 kHz: the audio is resampled up and back down with core's
+ * `Resampler`, so out comes PCM16 16 kHz again, as long as the input overall, about 10 ms behind.
+ *
+ * Create one per call with {@link RnnoiseDenoiser.create} (its state follows that call's noise);
+ * the wasm module loads once per process.
+ *
+ * @example
+ * const denoiser = await RnnoiseDenoiser.create()
+ * socket.on('audio', (pcm16: Buffer) => vad.process(denoiser.process(pcm16)))
+ * socket.on('close', () => denoiser.destroy())
+ */
+export class RnnoiseDenoiser {
+  private readonly up = new Resampler({ fromRate: 16_000, toRate: 48_000 })
+  private readonly down = new Resampler({ fromRate: 48_000, toRate: 16_000 })
+  /** 48 kHz samples waiting for a whole frame. */
+  private pending = new Int16Array(0)
+  private state: number
+  private readonly frame: number
+
+  private constructor(private readonly rnnoise: RnnoiseModule) {
+    this.state = rnnoise._rnnoise_create(0)
+    this.frame = rnnoise._malloc(RNNOISE_FRAME * 4)
+  }
+
+  /** A denoiser for one call's audio; the first one loads RNNoise. */
+  static async create(): Promise<RnnoiseDenoiser> {
+    return new RnnoiseDenoiser(await loadRnnoise())
+  }
+
+  /** Loads RNNoise ahead of the first call. */
+  static async warmUp(): Promise<void> {
+    await loadRnnoise()
+  }
+
+  /**
+   * Denoises a chunk (any length, an odd byte kept for the next one); returns the denoised audio
+   * it completes, which may be empty for a chunk shorter than a frame.
+   * @throws Error after {@link RnnoiseDenoiser.destroy}.
+   */
+  process(audio: Buffer): Buffer {
+    if (this.state === 0) throw new Error('RnnoiseDenoiser: process() after destroy()')
+    const upsampled = this.up.write(audio)
+    const samples = new Int16Array(this.pending.length + upsampled.length / 2)
+    samples.set(this.pending)
+    for (let i = 0; i < upsampled.length / 2; i++) {
+      samples[this.pending.length + i] = upsampled.readInt16LE(i * 2)
+    }
+    const frames = Math.floor(samples.length / RNNOISE_FRAME)
+    const denoised = Buffer.alloc(frames * RNNOISE_FRAME * 2)
+    for (let f = 0; f < frames; f++) {
+      // The heap may move when wasm memory grows: take the view anew for each frame.
+      const heap = this.rnnoise.HEAPF32
+      const at = this.frame / 4
+      for (let i = 0; i < RNNOISE_FRAME; i++) heap[at + i] = samples[f * RNNOISE_FRAME + i]!
+      this.rnnoise._rnnoise_process_frame(this.state, this.frame, this.frame)
+      const out = this.rnnoise.HEAPF32
+      for (let i = 0; i < RNNOISE_FRAME; i++) {
+        const value = Math.max(-32768, Math.min(32767, Math.round(out[at + i]!)))
+        denoised.writeInt16LE(value, (f * RNNOISE_FRAME + i) * 2)
+      }
+    }
+    this.pending = samples.slice(frames * RNNOISE_FRAME)
+    return this.down.write(denoised)
+  }
+
+  /** Frees the denoiser's wasm memory; `process()` throws after it. */
+  destroy(): void {
+    if (this.state === 0) return
+    this.rnnoise._rnnoise_destroy(this.state)
+    this.rnnoise._free(this.frame)
+    this.state = 0
+  }
+}

@@ -1,0 +1,1 @@
+export { RnnoiseDenoiser } from './RnnoiseDenoiser.js'
