@@ -2,6 +2,7 @@
 // (the call's turn-taking, answer runs, frame writing, push streams, metrics helpers) is internal.
 export { MicdropServer } from './server/MicdropServer.js'
 export { CallServer, type CallInput } from './transport/CallServer.js'
+export { VadTurns, type VadTurnsOptions } from './transport/VadTurns.js'
 export type { MicdropServerEvents, MicdropServerOptions } from './server/types.js'
 export type { AnswerOutcome } from './call/types.js'
 export { waitForParams, type WaitForParamsOptions } from './params/waitForParams.js'

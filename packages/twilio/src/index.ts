@@ -1,0 +1,2 @@
+export { TwilioServer } from './TwilioServer.js'
+export type { TwilioServerEvents, TwilioServerOptions, TwilioStart } from './TwilioServer.js'

@@ -1,0 +1,94 @@
+import type { AddressInfo } from 'node:net'
+import {
+  EnergyVAD,
+  MockAgent,
+  MockSTT,
+  MockTTS,
+  type MicdropConversationItem,
+  type MicdropConversationMessage,
+} from '@openmic/core'
+import { FakeTwilioCall } from '@openmic/testing/twilio'
+import { afterEach, describe, expect, it } from 'vitest'
+import { WebSocketServer } from 'ws'
+import { TwilioServer } from '../src/index.js'
+
+/** PCM16 16 kHz: `ms` of a loud tone, the caller's "voice". */
+function voice(ms: number): Buffer {
+  const pcm = Buffer.alloc(ms * 32)
+  for (let i = 0; i < ms * 16; i++) {
+    pcm.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 300 * i) / 16000)), i * 2)
+  }
+  return pcm
+}
+
+const cleanups: Array<() => void | Promise<void>> = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+async function phoneLine(replies: string[], utterances: string[]) {
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 })
+  await new Promise<void>((resolve) => wss.once('listening', resolve))
+  const servers: TwilioServer[] = []
+  /** The final items of the call (its `Message` events): an answer once heard, or cut. */
+  const finals: MicdropConversationItem[] = []
+  wss.on('connection', (socket) => {
+    servers.push(
+      new TwilioServer(socket, {
+        agent: new MockAgent({ answers: replies }),
+        stt: new MockSTT({ utterances }),
+        tts: new MockTTS({ msPerChar: 40 }),
+        vad: new EnergyVAD({ minSpeechMs: 100, silenceMs: 300 }),
+      })
+    )
+    servers[0]!.on('Message', (item) => finals.push(item))
+  })
+  cleanups.push(() => new Promise<void>((resolve) => wss.close(() => resolve())))
+  const call = await FakeTwilioCall.connect({
+    url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`,
+    customParameters: { token: 'good' },
+  })
+  cleanups.push(() => {
+    call.drop()
+  })
+  const answers = () =>
+    finals.filter((item): item is MicdropConversationMessage => item.role === 'assistant')
+  return { call, answers, server: () => servers[0]! }
+}
+
+describe('TwilioServer on a Media Stream', () => {
+  it('hears the caller, answers in μ-law frames, and keeps the answer once it was played', async () => {
+    const { call, answers, server } = await phoneLine(['It is noon.'], ['What time is it?'])
+    await call.waitFor(() => server() !== undefined && server().callStart !== undefined)
+    expect(server().callStart!.customParameters).toEqual({ token: 'good' })
+    call.say(voice(600))
+    await call.waitFor(() => answers().length === 1, 10_000, 'the answer heard')
+    expect(server().agent.conversation.slice(1)).toEqual([
+      { role: 'user', content: 'What time is it?' },
+      { role: 'assistant', content: 'It is noon.' },
+    ])
+    // Released once its last mark came back: the caller heard all of the answer's audio
+    expect(call.heardMs).toBeGreaterThanOrEqual(server().agent.conversation.length > 0 ? 100 : 0)
+    expect(call.queuedMs).toBe(0)
+    expect(call.protocolErrors).toEqual([])
+  })
+
+  it('a barge-in clears what Twilio queued and keeps the words that were heard', async () => {
+    const story = 'Once upon a time a small fox lived in a quiet green forest.'
+    const { call, answers, server } = await phoneLine(
+      [story, 'Okay.'],
+      ['Tell me a story.', 'Stop.']
+    )
+    await call.waitFor(() => server()?.callStart !== undefined)
+    call.say(voice(600))
+    await call.waitFor(() => call.heardMs > 1000, 10_000, 'a second of the story')
+    call.say(voice(600))
+    await call.waitFor(() => answers().length === 2, 10_000, 'the answer to "Stop."')
+    const [cut] = answers()
+    expect(cut!.metadata).toMatchObject({ interrupted: true, fullContent: story })
+    expect(story.startsWith(cut!.content as string)).toBe(true)
+    expect((cut!.content as string).length).toBeLessThan(story.length)
+    expect(call.receivedEvents('clear').length).toBeGreaterThan(0)
+    expect(call.protocolErrors).toEqual([])
+  })
+})
