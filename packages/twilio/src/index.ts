@@ -1,2 +1,9 @@
 export { TwilioServer } from './TwilioServer.js'
 export type { TwilioServerEvents, TwilioServerOptions, TwilioStart } from './TwilioServer.js'
+export { twilioVoiceWebhook } from './http/voice-webhook.js'
+export type {
+  TwilioVoiceWebhookOptions,
+  WebhookRequest,
+  WebhookResponse,
+} from './http/voice-webhook.js'
+export { twilioHangUp } from './http/hang-up.js'

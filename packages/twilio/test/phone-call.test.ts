@@ -6,11 +6,13 @@ import {
   MockTTS,
   type MicdropConversationItem,
   type MicdropConversationMessage,
+  type MockAnswer,
 } from '@openmic/core'
-import { FakeTwilioCall } from '@openmic/testing/twilio'
+import { createFakeTwilioApi, FakeTwilioCall } from '@openmic/testing/twilio'
+import twilio from 'twilio'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocketServer } from 'ws'
-import { TwilioServer } from '../src/index.js'
+import { TwilioServer, twilioHangUp, type TwilioServerOptions } from '../src/index.js'
 
 /** PCM16 16 kHz: `ms` of a loud tone, the caller's "voice". */
 function voice(ms: number): Buffer {
@@ -26,7 +28,12 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
-async function phoneLine(replies: string[], utterances: string[]) {
+async function phoneLine(
+  replies: MockAnswer[],
+  utterances: string[],
+  more: Partial<TwilioServerOptions> = {},
+  accountSid?: string
+) {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 })
   await new Promise<void>((resolve) => wss.once('listening', resolve))
   const servers: TwilioServer[] = []
@@ -35,10 +42,11 @@ async function phoneLine(replies: string[], utterances: string[]) {
   wss.on('connection', (socket) => {
     servers.push(
       new TwilioServer(socket, {
-        agent: new MockAgent({ answers: replies }),
+        agent: new MockAgent({ answers: replies, autoEndCall: true }),
         stt: new MockSTT({ utterances }),
         tts: new MockTTS({ msPerChar: 40 }),
         vad: new EnergyVAD({ minSpeechMs: 100, silenceMs: 300 }),
+        ...more,
       })
     )
     servers[0]!.on('Message', (item) => finals.push(item))
@@ -47,6 +55,7 @@ async function phoneLine(replies: string[], utterances: string[]) {
   const call = await FakeTwilioCall.connect({
     url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`,
     customParameters: { token: 'good' },
+    ...(accountSid ? { accountSid } : {}),
   })
   cleanups.push(() => {
     call.drop()
@@ -90,5 +99,27 @@ describe('TwilioServer on a Media Stream', () => {
     expect((cut!.content as string).length).toBeLessThan(story.length)
     expect(call.receivedEvents('clear').length).toBeGreaterThan(0)
     expect(call.protocolErrors).toEqual([])
+  })
+
+  it('hangs up through the REST API once the goodbye was heard', async () => {
+    const api = await createFakeTwilioApi()
+    cleanups.push(() => api.close())
+    const client = twilio(api.accountSid, api.authToken)
+    client.api.baseUrl = api.baseURL
+    const { call, answers } = await phoneLine(
+      [{ text: 'Goodbye!', toolCalls: [{ name: 'end_call' }] }, ''],
+      ['Bye.'],
+      { hangUp: twilioHangUp(client) },
+      api.accountSid
+    )
+    const record = api.attach(call)
+    call.say(voice(600))
+    const end = await call.closed
+    expect(answers().map((item) => item.content)).toEqual(['Goodbye!'])
+    expect(record.status).toBe('completed')
+    // The goodbye was played to its end before the line was hung up
+    expect(call.queuedMs).toBe(0)
+    expect(call.heardMs).toBeGreaterThan(0)
+    expect(end.code).toBeDefined()
   })
 })
