@@ -10,8 +10,8 @@ import {
 } from '@openmic/core'
 import { createFakeTwilioApi, FakeTwilioCall } from '@openmic/testing/twilio'
 import twilio from 'twilio'
-import { afterEach, describe, expect, it } from 'vitest'
-import { WebSocketServer } from 'ws'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { WebSocket, WebSocketServer } from 'ws'
 import { TwilioServer, twilioHangUp, type TwilioServerOptions } from '../src/index.js'
 
 /** PCM16 16 kHz: `ms` of a loud tone, the caller's "voice". */
@@ -121,5 +121,38 @@ describe('TwilioServer on a Media Stream', () => {
     expect(call.queuedMs).toBe(0)
     expect(call.heardMs).toBeGreaterThan(0)
     expect(end.code).toBeDefined()
+  })
+
+  it('logs bad messages and goes on: unknown events, invalid base64, media before start', async () => {
+    const lines: string[] = []
+    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 })
+    await new Promise<void>((resolve) => wss.once('listening', resolve))
+    cleanups.push(() => new Promise<void>((resolve) => wss.close(() => resolve())))
+    let server: TwilioServer | undefined
+    wss.on('connection', (socket) => {
+      server = new TwilioServer(socket, {
+        agent: new MockAgent({ answers: ['Fine.'] }),
+        stt: new MockSTT({ utterances: ['How are you?'] }),
+        tts: new MockTTS(),
+        vad: new EnergyVAD({ minSpeechMs: 100, silenceMs: 300 }),
+        logger: { log: (...message: unknown[]) => lines.push(message.join(' ')) } as never,
+      })
+    })
+    const socket = new WebSocket(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}`)
+    await new Promise((resolve) => socket.once('open', resolve))
+    socket.send(JSON.stringify({ event: 'media', media: { payload: 'AAAA' }, streamSid: 'MZ1' }))
+    socket.send(JSON.stringify({ event: 'start', start: { streamSid: 'MZ1', callSid: 'CA1' } }))
+    socket.send(JSON.stringify({ event: 'media', media: { payload: 'not base64!' } }))
+    socket.send(JSON.stringify({ event: 'surprise' }))
+    socket.send('{oops')
+    await vi.waitFor(() => expect(lines.length).toBeGreaterThanOrEqual(4))
+    expect(lines.join('\n')).toMatch(/media before start/)
+    expect(lines.join('\n')).toMatch(/not base64/)
+    expect(lines.join('\n')).toMatch(/unknown event "surprise"/)
+    expect(lines.join('\n')).toMatch(/not JSON/)
+    expect(server!.isEnded).toBe(false)
+    expect(server!.callStart).toMatchObject({ streamSid: 'MZ1', callSid: 'CA1' })
+    socket.close()
+    await vi.waitFor(() => expect(server!.isEnded).toBe(true))
   })
 })
