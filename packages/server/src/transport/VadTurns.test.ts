@@ -1,0 +1,75 @@
+import { EnergyVAD, VAD } from '@openmic/core'
+import { describe, expect, it } from 'vitest'
+import type { CallInput } from './CallServer.js'
+import { VadTurns } from './VadTurns.js'
+
+function tone(ms: number): Buffer {
+  const pcm = Buffer.alloc(ms * 32)
+  for (let i = 0; i < ms * 16; i++) {
+    pcm.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 300 * i) / 16000)), i * 2)
+  }
+  return pcm
+}
+const silence = (ms: number) => Buffer.alloc(ms * 32)
+
+function recordingInput() {
+  const log: string[] = []
+  let audioMs = 0
+  const input: CallInput = {
+    startSpeaking: () => log.push('StartSpeaking'),
+    stopSpeaking: () => log.push(`StopSpeaking after ${audioMs} ms of audio`),
+    userAudio: (audio) => {
+      audioMs += audio.length / 32
+      return true
+    },
+    mute: () => log.push('Mute'),
+    played: () => log.push('Played'),
+    clientKnown: () => {},
+  }
+  return { input, log }
+}
+
+describe('VadTurns', () => {
+  it('opens an utterance where the VAD heard speech begin (less a pre-roll), closes it at its end', () => {
+    const { input, log } = recordingInput()
+    const turns = new VadTurns(new EnergyVAD({ minSpeechMs: 200, silenceMs: 400 }), input, {
+      beforeStartSpeaking: () => log.push('barge-in checked'),
+    })
+    for (const piece of [silence(1000), tone(600), silence(600)]) {
+      for (let at = 0; at < piece.length; at += 640) turns.audio(piece.subarray(at, at + 640))
+    }
+    // Speech from 1000 ms, ended at 1600 ms, heard ended 400 ms later: the utterance holds the
+    // 200 ms pre-roll, the voice and the silence until the end was heard
+    expect(log).toEqual([
+      'barge-in checked',
+      'StartSpeaking',
+      'StopSpeaking after 1200 ms of audio',
+    ])
+  })
+
+  it('a VAD that answers late (a model) still opens the utterance where the speech began', () => {
+    class LateVAD extends VAD {
+      fed = 0
+      process(audio: Buffer) {
+        this.fed += audio.length / 32
+        if (this.fed === 1500) this.emit('SpeechStart', { atMs: 1000 })
+        if (this.fed === 2000) this.emit('SpeechEnd', { atMs: 1800 })
+      }
+      reset() {}
+    }
+    const { input, log } = recordingInput()
+    const turns = new VadTurns(new LateVAD(), input)
+    for (let ms = 0; ms < 2000; ms += 100) turns.audio(silence(100))
+    expect(log).toEqual(['StartSpeaking', 'StopSpeaking after 1200 ms of audio'])
+  })
+
+  it('a VAD that fails ends the utterance it opened; the audio goes on without turns', () => {
+    const { input, log } = recordingInput()
+    const vad = new EnergyVAD({ minSpeechMs: 100 })
+    const turns = new VadTurns(vad, input)
+    turns.audio(tone(300))
+    vad.emit('Failed', new Error('model gone'))
+    turns.audio(tone(300))
+    expect(log).toEqual(['StartSpeaking', 'StopSpeaking after 300 ms of audio'])
+  })
+})
