@@ -39,6 +39,8 @@ async function phoneLine(
   const servers: TwilioServer[] = []
   /** The final items of the call (its `Message` events): an answer once heard, or cut. */
   const finals: MicdropConversationItem[] = []
+  /** Assistant audio the call produced (ms at 16 kHz). */
+  const assistantMs = { value: 0 }
   wss.on('connection', (socket) => {
     servers.push(
       new TwilioServer(socket, {
@@ -50,6 +52,7 @@ async function phoneLine(
       })
     )
     servers[0]!.on('Message', (item) => finals.push(item))
+    servers[0]!.on('AssistantAudio', (audio) => (assistantMs.value += audio.length / 32))
   })
   cleanups.push(() => new Promise<void>((resolve) => wss.close(() => resolve())))
   const call = await FakeTwilioCall.connect({
@@ -62,7 +65,7 @@ async function phoneLine(
   })
   const answers = () =>
     finals.filter((item): item is MicdropConversationMessage => item.role === 'assistant')
-  return { call, answers, server: () => servers[0]! }
+  return { call, answers, assistantMs: () => assistantMs.value, server: () => servers[0]! }
 }
 
 describe('TwilioServer on a Media Stream', () => {
@@ -98,6 +101,22 @@ describe('TwilioServer on a Media Stream', () => {
     expect(story.startsWith(cut!.content as string)).toBe(true)
     expect((cut!.content as string).length).toBeLessThan(story.length)
     expect(call.receivedEvents('clear').length).toBeGreaterThan(0)
+    expect(call.protocolErrors).toEqual([])
+  })
+
+  it('a cough clears the line, then the answer plays on from where it stopped, whole', async () => {
+    const story = 'Once upon a time a small fox lived in a quiet green forest.'
+    const { call, answers, assistantMs } = await phoneLine([story], ['Tell me a story.', ''])
+    call.say(voice(600))
+    await call.waitFor(() => call.heardMs > 1000, 10_000, 'a second of the story')
+    call.say(voice(300))
+    await call.waitFor(() => answers().length === 1, 15_000, 'the story heard')
+    expect(answers()).toEqual([{ role: 'assistant', content: story }])
+    expect(call.receivedEvents('clear').length).toBe(1)
+    // Heard once, all of it: what was cleared was sent again from where playback stopped, and at
+    // most the frame it stopped in is heard twice
+    expect(call.heardMs).toBeGreaterThanOrEqual(assistantMs() - 20)
+    expect(call.heardMs).toBeLessThanOrEqual(assistantMs() + 40)
     expect(call.protocolErrors).toEqual([])
   })
 
