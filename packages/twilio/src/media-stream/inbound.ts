@@ -1,22 +1,10 @@
-/** What Twilio sends on a Media Stream, as the server reads it (numbers arrive as strings). */
-export type TwilioInbound =
-  | { event: 'connected' }
-  | {
-      event: 'start'
-      streamSid: string
-      callSid: string
-      accountSid: string
-      customParameters: Record<string, string>
-    }
-  | { event: 'media'; payload: Buffer }
-  | { event: 'dtmf'; digit: string }
-  | { event: 'mark'; name: string }
-  | { event: 'stop' }
+import type { MediaStreamMessage } from '@openmic/server'
+import type { TwilioStart } from '../TwilioServer.js'
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
 
 /** Reads one text frame of Twilio's; a string says what was wrong with it. */
-export function readTwilioMessage(text: string): TwilioInbound | string {
+export function readTwilioMessage(text: string): MediaStreamMessage<TwilioStart> | string {
   let message: any
   try {
     message = JSON.parse(text)
@@ -33,15 +21,20 @@ export function readTwilioMessage(text: string): TwilioInbound | string {
       if (typeof start?.streamSid !== 'string' || typeof start.callSid !== 'string') {
         return 'start without streamSid or callSid'
       }
+      const customParameters =
+        typeof start.customParameters === 'object' && start.customParameters
+          ? start.customParameters
+          : {}
       return {
         event: 'start',
-        streamSid: start.streamSid,
-        callSid: start.callSid,
-        accountSid: String(start.accountSid ?? ''),
-        customParameters:
-          typeof start.customParameters === 'object' && start.customParameters
-            ? start.customParameters
-            : {},
+        start: {
+          streamSid: start.streamSid,
+          callSid: start.callSid,
+          accountSid: String(start.accountSid ?? ''),
+          customParameters,
+        },
+        callId: start.callSid,
+        parameters: customParameters,
       }
     }
     case 'media': {
