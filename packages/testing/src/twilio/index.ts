@@ -13,8 +13,8 @@ export type {
   TwilioHangUp,
   TwilioProtocolError,
 } from './FakeTwilioCall.js'
-export type { CallerUtterance, SayOptions } from './caller-audio.js'
-export type { ClearedAudio, HeardFrame } from './playback.js'
+export type { CallerUtterance, SayOptions } from '../phone/caller-audio.js'
+export type { ClearedAudio, HeardFrame } from '../phone/playback.js'
 export { readServerMessage } from './server-message.js'
 export type { ReadServerMessage } from './server-message.js'
 export { createFakeTwilioApi, FakeTwilioApi } from './FakeTwilioApi.js'
