@@ -40,16 +40,16 @@ export interface MediaStreamServerOptions<
 
 /** The events of every phone line: those of `MicdropServer`, plus the call's start and its keys. */
 export interface MediaStreamServerEvents<
-  Start,
+  StartInfo,
   Params = Record<string, string>,
 > extends MicdropServerEvents {
   /** The stream started and its parameters were accepted: the carrier's ids, the params. */
-  Start: [start: Start, params: Params]
+  Start: [start: StartInfo, params: Params]
   /** The caller pressed a key. */
   Dtmf: [digit: string]
 }
 
-type StartMessage<Start> = Extract<MediaStreamMessage<Start>, { event: 'start' }>
+type StartMessage<StartInfo> = Extract<MediaStreamMessage<StartInfo>, { event: 'start' }>
 
 /**
  * A phone call on a carrier's bidirectional media stream, whatever the carrier: caller audio
@@ -59,14 +59,17 @@ type StartMessage<Start> = Extract<MediaStreamMessage<Start>, { event: 'start' }
  * the goodbye played before the call is hung up; the caller's keys as events (and, if asked,
  * user messages).
  *
- * A carrier package extends it with its wire mapping only: {@link MediaStreamServer.readMessage}
- * and {@link MediaStreamServer.writeMessage}. Not for applications, which use a carrier's server
+ * A carrier package extends it with its wire mapping only: `readMessage`
+ * and `writeMessage`. Not for applications, which use a carrier's server
  * (`TwilioServer`, `TelnyxServer`).
  */
 export abstract class MediaStreamServer<
-  Start,
+  StartInfo,
   Params = Record<string, string>,
-  Events extends MediaStreamServerEvents<Start, Params> = MediaStreamServerEvents<Start, Params>,
+  Events extends MediaStreamServerEvents<StartInfo, Params> = MediaStreamServerEvents<
+    StartInfo,
+    Params
+  >,
 > extends CallServer<Events> {
   /** The carrier's name, in log lines. */
   protected abstract readonly carrier: string
@@ -75,7 +78,7 @@ export abstract class MediaStreamServer<
   private readonly toWideband = new Resampler({ fromRate: 8000, toRate: 16000 })
   private readonly digits?: DtmfDigits
   private denoiser?: Denoiser
-  private started?: StartMessage<Start>
+  private started?: StartMessage<StartInfo>
   private acceptedParams?: Params
   /** Messages that came while async `params` validation ran, replayed once it is done. */
   private heldUntilAccepted?: Array<() => void>
@@ -116,7 +119,7 @@ export abstract class MediaStreamServer<
   }
 
   /** The stream's `start` (the carrier's ids and parameters), once it came. */
-  get callStart(): Start | undefined {
+  get callStart(): StartInfo | undefined {
     return this.started?.start
   }
 
@@ -126,10 +129,10 @@ export abstract class MediaStreamServer<
   }
 
   /** Reads one text frame of the carrier's; a string says what was wrong with it. */
-  protected abstract readMessage(text: string): MediaStreamMessage<Start> | string
+  protected abstract readMessage(text: string): MediaStreamMessage<StartInfo> | string
 
   /** Writes a command as the carrier's text frame for the stream `start` describes. */
-  protected abstract writeMessage(command: MediaStreamCommand, start: Start): string
+  protected abstract writeMessage(command: MediaStreamCommand, start: StartInfo): string
 
   protected override sendFrame(name: MicdropServerCommand): void {
     if (name === 'Interrupt') this.playback.drop()
@@ -203,7 +206,7 @@ export abstract class MediaStreamServer<
   }
 
   /** Checks the call's parameters (`params` option), then answers the call or refuses it. */
-  private accept(message: StartMessage<Start>) {
+  private accept(message: StartMessage<StartInfo>) {
     const validate = this.lineOptions.params
     if (!validate) return this.answerCall(message, message.parameters as Params)
     let params: Params | Promise<Params>
@@ -226,7 +229,7 @@ export abstract class MediaStreamServer<
     )
   }
 
-  private answerCall(message: StartMessage<Start>, params: Params) {
+  private answerCall(message: StartMessage<StartInfo>, params: Params) {
     this.acceptedParams = params
     this.emitLineEvent('Start', message.start, params)
     this.input.clientKnown()
@@ -279,7 +282,7 @@ export abstract class MediaStreamServer<
   /** The line's own events, emitted as safely as the call's. */
   private emitLineEvent<E extends 'Start' | 'Dtmf'>(
     event: E,
-    ...args: MediaStreamServerEvents<Start, Params>[E]
+    ...args: MediaStreamServerEvents<StartInfo, Params>[E]
   ) {
     ;(this.safeEmit as (event: E, ...args: unknown[]) => void)(event, ...args)
   }

@@ -184,7 +184,9 @@ export class PhonePlayback extends EventEmitter<PhonePlaybackEvents> {
       this.pendingStartMs += realMs
       this.options.send({ event: 'media', payload: frame.toString('base64') })
       this.sinceMarkMs += FRAME_MS
-      if (this.sinceMarkMs >= this.options.markEveryMs || this.pending.length === 0) {
+      // A piece shorter than a frame left behind waits for the next mark's echo to be sent (see
+      // above): that mark must exist, or the piece would wait forever
+      if (this.sinceMarkMs >= this.options.markEveryMs || this.pending.length < FRAME_BYTES) {
         this.sinceMarkMs = 0
         const name = `m${++this.markSeq}`
         this.marks.push({ name, positionMs: this.pendingStartMs })

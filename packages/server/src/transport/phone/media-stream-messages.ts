@@ -3,21 +3,22 @@
  * line reads and writes whatever the carrier: each carrier maps its wire messages onto these.
  */
 
-/** What the carrier sends, read; `Start` is the carrier's own description of the call. */
+/**
+ * What the carrier sends, read; `Start` is the carrier's own description of the call. `start`
+ * also gives the id the carrier's REST API hangs the call up with (`callId`: Twilio's CallSid,
+ * Telnyx's call_control_id) and the call's custom parameters; `media` is caller audio (μ-law
+ * 8 kHz); `mark` is a mark sent earlier coming back (the audio before it was played, or cleared).
+ */
 export type MediaStreamMessage<Start> =
   | { event: 'connected' }
   | {
       event: 'start'
       start: Start
-      /** The id the carrier's REST API hangs the call up with (Twilio's CallSid...). */
       callId: string
-      /** The call's custom parameters (from the webhook's answer), as the carrier gave them. */
       parameters: Record<string, string>
     }
-  /** Caller audio: μ-law 8 kHz. */
   | { event: 'media'; payload: Buffer }
   | { event: 'dtmf'; digit: string }
-  /** A mark sent earlier came back: the audio before it was played (or cleared). */
   | { event: 'mark'; name: string }
   | { event: 'stop' }
 
