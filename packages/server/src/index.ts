@@ -13,6 +13,12 @@ export type {
   MediaStreamCommand,
   MediaStreamMessage,
 } from './transport/phone/media-stream-messages.js'
+export {
+  parseMediaStreamFrame,
+  readCommonMediaStreamEvent,
+  unknownMediaStreamEvent,
+  writeMediaStreamCommand,
+} from './transport/phone/media-stream-wire.js'
 export type { MicdropServerEvents, MicdropServerOptions } from './server/types.js'
 export type { AnswerOutcome } from './call/types.js'
 export { waitForParams, type WaitForParamsOptions } from './params/waitForParams.js'

@@ -3,10 +3,10 @@ import {
   type MediaStreamCommand,
   type MediaStreamServerEvents,
   type MediaStreamServerOptions,
+  writeMediaStreamCommand,
 } from '@openmic/server'
 import type { WebSocket } from 'ws'
 import { readTelnyxMessage } from './media-stream/inbound.js'
-import { writeTelnyxMessage } from './media-stream/outbound.js'
 
 /** The stream's `start`: the call's ids, who calls whom, and its custom parameters. */
 export interface TelnyxStart {
@@ -55,7 +55,8 @@ export class TelnyxServer<Params = Record<string, string>> extends MediaStreamSe
     return readTelnyxMessage(text)
   }
 
+  /** Sent without `stream_id`: the socket is the stream's. */
   protected override writeMessage(command: MediaStreamCommand): string {
-    return writeTelnyxMessage(command)
+    return writeMediaStreamCommand(command)
   }
 }

@@ -2,7 +2,6 @@ import { createFakeTelnyxApi, FakeTelnyxCall } from '@openmic/testing/telnyx'
 import Telnyx from 'telnyx'
 import { afterEach, describe, expect, it } from 'vitest'
 import { readTelnyxMessage } from '../src/media-stream/inbound.js'
-import { writeTelnyxMessage } from '../src/media-stream/outbound.js'
 import { telnyxHangUp, telnyxStreamingOptions } from '../src/index.js'
 
 const cleanups: Array<() => Promise<unknown>> = []
@@ -56,18 +55,6 @@ describe('Telnyx wire', () => {
       /error from Telnyx.*100003/
     )
     expect(readTelnyxMessage('{"event":"dtmf","dtmf":{}}')).toMatch(/dtmf without a digit/)
-  })
-
-  it('writes media, mark and clear as the fake Telnyx accepts them', () => {
-    expect(JSON.parse(writeTelnyxMessage({ event: 'media', payload: '/w==' }))).toEqual({
-      event: 'media',
-      media: { payload: '/w==' },
-    })
-    expect(JSON.parse(writeTelnyxMessage({ event: 'mark', name: 'm1' }))).toEqual({
-      event: 'mark',
-      mark: { name: 'm1' },
-    })
-    expect(JSON.parse(writeTelnyxMessage({ event: 'clear' }))).toEqual({ event: 'clear' })
   })
 
   it('streaming_start options: bidirectional RTP in PCMU, parameters as custom_parameters', () => {

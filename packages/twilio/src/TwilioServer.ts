@@ -3,10 +3,10 @@ import {
   type MediaStreamCommand,
   type MediaStreamServerEvents,
   type MediaStreamServerOptions,
+  writeMediaStreamCommand,
 } from '@openmic/server'
 import type { WebSocket } from 'ws'
 import { readTwilioMessage } from './media-stream/inbound.js'
-import { writeTwilioMessage } from './media-stream/outbound.js'
 
 /** The stream's `start`: who calls, and the parameters the webhook's TwiML gave it. */
 export interface TwilioStart {
@@ -51,6 +51,6 @@ export class TwilioServer<Params = Record<string, string>> extends MediaStreamSe
   }
 
   protected override writeMessage(command: MediaStreamCommand, start: TwilioStart): string {
-    return writeTwilioMessage(command, start.streamSid)
+    return writeMediaStreamCommand(command, { streamSid: start.streamSid })
   }
 }
