@@ -19,11 +19,14 @@ export { readServerMessage } from './server-message.js'
 export type { ReadServerMessage } from './server-message.js'
 export { createFakeTwilioApi, FakeTwilioApi } from './FakeTwilioApi.js'
 export type {
+  FakeTwilioAnswerOptions,
   FakeTwilioApiOptions,
   RecordedTwilioRequest,
   SentStatusCallback,
 } from './FakeTwilioApi.js'
 export type { FakeTwilioCallRecord, TwilioCallStatus } from './call-resource.js'
+export { readTwimlStream } from './twiml-stream.js'
+export type { TwimlStream } from './twiml-stream.js'
 export type { RecordedRequest } from '../sse-server/types.js'
 export { twilioErrorBody } from './rest-errors.js'
 export type { TwilioErrorBody } from './rest-errors.js'
