@@ -329,11 +329,7 @@ export class FakeTwilioApi {
     this.setStatus(call, status)
     call.endTime = new Date()
     void call.stream?.hangUp('api')
-    // Twilio posts the end unless the events asked for leave it out
-    const events = call.statusCallbackEvent
-    if (call.statusCallback && (!events || events.includes('completed'))) {
-      void this.postStatusCallback(call)
-    }
+    if (call.statusCallback) void this.postStatusCallback(call)
   }
 
   private setStatus(call: FakeTwilioCallRecord, status: TwilioCallStatus): void {
