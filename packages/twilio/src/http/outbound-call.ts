@@ -1,4 +1,5 @@
-import twilio, { type Twilio } from 'twilio'
+import twilio from 'twilio'
+import type { Twilio } from 'twilio'
 import { connectStreamTwiml } from '../twiml/connect-stream.js'
 import { TwilioCallOutError } from './call-out-error.js'
 
