@@ -121,6 +121,27 @@ describe('MicdropServer with a server-side VAD', () => {
     })
   }
 
+  it('a Mute ends the utterance the VAD opened: no answer, even once the VAD hears its end', async () => {
+    const { client, server } = await startMockCall(cleanup, () => ({
+      vad: vad(),
+      stt: new MockSTT({ utterances: ['One.', 'Two.'] }),
+      agent: new MockAgent({ answers: ['Answered.'] }),
+    }))
+    await client.waitFor((c) => c.count('SkipAnswer') === 1)
+    stream(client, speech(400))
+    // Mute is handled after the audio before it: the VAD heard the speech start
+    client.send('Mute')
+    stream(client, speech(200), silence(600))
+    await client.waitFor((c) => c.count('Message:user') === 1)
+    await client.settle(400)
+    expect(client.count('Message:assistant')).toBe(0)
+    expect(client.count('audio')).toBe(0)
+    // The next speech is a turn, answered
+    stream(client, speech(500), silence(500))
+    await client.waitFor((c) => c.count('Message:assistant') === 1)
+    expect(server.agent.conversation.at(-1)).toEqual({ role: 'assistant', content: 'Answered.' })
+  })
+
   it("ignores the client's StartSpeaking, StopSpeaking and Played, saying so once", async () => {
     const lines: string[] = []
     const logger = new Logger('test', (_prefix, ...message) => lines.push(message.join(' ')))

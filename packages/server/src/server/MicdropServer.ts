@@ -139,6 +139,7 @@ export class MicdropServer extends CallServer<MicdropServerEvents> {
       case MicdropClientCommands.StopSpeaking:
         return this.input.stopSpeaking()
       case MicdropClientCommands.Mute:
+        this.turns?.muted()
         return this.input.mute()
       default:
         this.log(`Ignored unknown text frame: ${text.slice(0, 80)}`)

@@ -66,7 +66,7 @@ export interface MicdropServerOptions {
    * `StopSpeaking` and `Played` are ignored (logged once); a barge-in the server hears is
    * settled with `Interrupt`, at which the client drops the assistant audio it has (it cannot
    * be asked to pause: the answer is cut); what was heard is the server's reckoning of the
-   * client's playback. `Mute` works as usual.
+   * client's playback. `Mute` ends the utterance the VAD opened, with no answer, as usual.
    */
   vad?: VAD
   /** Also send each turn's metrics to the client, as `Metrics <json>` (default false). */
