@@ -2,12 +2,12 @@
 // -> first audio latency), side by side for calls not instrumented, instrumented with no
 // OpenTelemetry SDK registered (the API's no-op), and instrumented with the real SDK (every span
 // processed and exported, to an exporter that drops them; histograms aggregated). One process,
-// in-memory sockets, core's zero-latency doubles; the three run in alternating rounds so that
+// calls without a transport, core's zero-latency doubles; the three run in alternating rounds so that
 // warm-up and drift weigh alike on each. Prints medians over the rounds and latency p50 / p99.
 // Run: pnpm --filter @openmic/otel... build && node bench/turn-cost.mjs [turnsPerRound] [rounds]
-import { EventEmitter } from 'node:events'
 import { MockAgent, MockSTT, MockTTS } from '@openmic/core'
-import { MicdropServer } from '@openmic/server'
+import { CallServer } from '@openmic/server'
+import { quantile } from '@openmic/testing'
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics'
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
 import { instrumentCall } from '../dist/index.js'
@@ -15,15 +15,27 @@ import { instrumentCall } from '../dist/index.js'
 const CALLS = 50
 const TURNS = Number(process.argv[2] ?? 5000)
 const ROUNDS = Number(process.argv[3] ?? 7)
-const CHUNK = Buffer.alloc(3200, 3)
-const START = Buffer.from('StartSpeaking')
-const STOP = Buffer.from('StopSpeaking')
+const USER_AUDIO = Buffer.alloc(3200, 3) // 100 ms of PCM16 16 kHz
 
-/** What MicdropServer needs of a `ws` socket. */
-class MemorySocket extends EventEmitter {
-  readyState = 1
-  send() {}
-  close() {}
+/**
+ * A call with no transport at all: what the user does goes straight to the call's input, what it
+ * sends goes nowhere. Only the call and what listens to it are measured.
+ */
+class BenchCall extends CallServer {
+  constructor(options) {
+    super(options)
+    this.open()
+    this.input.clientKnown()
+  }
+  sendFrame() {}
+  sendAudio() {}
+  closeTransport() {}
+  /** One user turn: a second of speech, then StopSpeaking. */
+  userTurn() {
+    this.input.startSpeaking()
+    for (let i = 0; i < 10; i++) this.input.userAudio(USER_AUDIO)
+    this.input.stopSpeaking()
+  }
 }
 
 /** A reader never collected: the SDK still aggregates every measurement. */
@@ -57,46 +69,36 @@ const MODES = {
 /** Calls of one mode, open for the whole run (the call spans stay open: one per call). */
 function openCalls(options, metrics) {
   return Array.from({ length: CALLS }, () => {
-    const socket = new MemorySocket()
-    const call = new MicdropServer(socket, {
+    const call = new BenchCall({
       agent: new MockAgent({ answers: ['Sure, here you go.'] }),
       stt: new MockSTT({ utterances: ['Hello'] }),
       tts: new MockTTS(),
     })
     if (options) instrumentCall(call, options)
     call.on('Metrics', (turn) => metrics.push(turn.endToEndMs ?? 0))
-    return socket
+    return call
   })
 }
 
 const nextLoop = () => new Promise((resolve) => setImmediate(resolve))
 
-async function round(sockets, turns) {
+async function round(calls, turns) {
   const cpu = process.cpuUsage()
   for (let t = 0; t < turns; t++) {
-    const socket = sockets[t % CALLS]
-    socket.emit('message', START, false)
-    for (let i = 0; i < 10; i++) socket.emit('message', CHUNK, true)
-    socket.emit('message', STOP, false)
+    calls[t % CALLS].userTurn()
     await nextLoop()
   }
   const used = process.cpuUsage(cpu)
   return (used.user + used.system) / turns
 }
 
-const quantile = (values, q) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
-}
-
 const runs = Object.entries(MODES).map(([name, options]) => {
   const latencies = []
-  return { name, latencies, sockets: openCalls(options, latencies), cpu: [] }
+  return { name, latencies, calls: openCalls(options, latencies), cpu: [] }
 })
-for (const run of runs) await round(run.sockets, TURNS / 2) // warm-up
+for (const run of runs) await round(run.calls, TURNS / 2) // warm-up
 for (const run of runs) run.latencies.length = 0
-for (let r = 0; r < ROUNDS; r++)
-  for (const run of runs) run.cpu.push(await round(run.sockets, TURNS))
+for (let r = 0; r < ROUNDS; r++) for (const run of runs) run.cpu.push(await round(run.calls, TURNS))
 
 console.log(
   `${ROUNDS} rounds of ${TURNS} turns per mode, ${CALLS} calls each (Node ${process.version})`

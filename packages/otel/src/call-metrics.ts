@@ -40,6 +40,8 @@ function createInstruments(meter: Meter): CallInstruments {
       unit: 'ms',
       advice: { explicitBucketBoundaries: LATENCY_BUCKETS_MS },
     })
+  const counter = (name: string, description: string, unit: string) =>
+    meter.createCounter(name, { description, unit })
   return {
     voiceToVoice: latency(
       'openmic.turn.voice_to_voice',
@@ -58,18 +60,17 @@ function createInstruments(meter: Meter): CallInstruments {
       'openmic.turn.duration',
       'User stopped speaking to the end of the answer production'
     ),
-    turns: meter.createCounter('openmic.turns', {
-      description: 'User turns answered',
-      unit: '{turn}',
-    }),
-    interruptions: meter.createCounter('openmic.interruptions', {
-      description: 'Barge-ins settled: real (the answer was cut) or false (noise, it resumed)',
-      unit: '{interruption}',
-    }),
-    failures: meter.createCounter('openmic.failures', {
-      description: 'Failures of the agent, STT or TTS, by part and provider',
-      unit: '{failure}',
-    }),
+    turns: counter('openmic.turns', 'User turns answered', '{turn}'),
+    interruptions: counter(
+      'openmic.interruptions',
+      'Barge-ins over an answer: real (the answer was cut) or false (noise, it resumed)',
+      '{interruption}'
+    ),
+    failures: counter(
+      'openmic.failures',
+      'Failures of the agent, STT or TTS, by part and provider',
+      '{failure}'
+    ),
     activeCalls: meter.createUpDownCounter('openmic.calls.active', {
       description: 'Calls in progress',
       unit: '{call}',

@@ -39,6 +39,13 @@ const askTheTime: CallScript = {
 const modelTakes = (ms: number) => () =>
   new MockAgent({ answers: ['It is noon.'], firstWordDelayMs: ms })
 
+/** The `openmic.interruptions` counter, by kind. */
+async function interruptions(telemetry: ReturnType<typeof createTelemetry>) {
+  const kind = (kind: string) =>
+    telemetry.counter('openmic.interruptions', { 'openmic.interruption.kind': kind })
+  return { real: await kind('real'), false: await kind('false') }
+}
+
 describe('instrumentCall', () => {
   it('gives a turn with scripted latencies spans and histogram points of the Metrics event', async () => {
     const telemetry = createTelemetry()
@@ -118,8 +125,8 @@ describe('instrumentCall', () => {
     const telemetry = createTelemetry()
     await instrumentedCall(
       {
-        agent: { answers: ['A long answer that goes on and on for a while.'] },
         steps: [
+          // Over no answer yet: not an interruption.
           { say: 'Tell me a story' },
           { waitFor: 'speech', thenMs: 200 },
           { say: 'Stop there please' },
@@ -129,12 +136,7 @@ describe('instrumentCall', () => {
       telemetry,
       () => new MockAgent({ answers: ['A long answer that goes on and on for a while.', 'Ok.'] })
     )
-    expect(
-      await telemetry.counter('openmic.interruptions', { 'openmic.interruption.kind': 'real' })
-    ).toBe(1)
-    expect(
-      await telemetry.counter('openmic.interruptions', { 'openmic.interruption.kind': 'false' })
-    ).toBe(0)
+    expect(await interruptions(telemetry)).toEqual({ real: 1, false: 0 })
     const events = telemetry
       .span('openmic.call')
       .events.filter((e) => e.name === 'openmic.interruption')
@@ -155,12 +157,7 @@ describe('instrumentCall', () => {
       telemetry,
       () => new MockAgent({ answers: ['A long answer that goes on and on for a while.'] })
     )
-    expect(
-      await telemetry.counter('openmic.interruptions', { 'openmic.interruption.kind': 'false' })
-    ).toBe(1)
-    expect(
-      await telemetry.counter('openmic.interruptions', { 'openmic.interruption.kind': 'real' })
-    ).toBe(0)
+    expect(await interruptions(telemetry)).toEqual({ real: 0, false: 1 })
   })
 
   it('records a failing TTS on an error span and counts it by part and provider', async () => {
