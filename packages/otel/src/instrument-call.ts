@@ -16,6 +16,7 @@ import { callInstruments } from './call-metrics.js'
 import { callParts, type CallModels, type PartName } from './call-parts.js'
 import { SpanClock } from './clock.js'
 import { endReason } from './end-reason.js'
+import type { TracedLogger } from './traced-logger.js'
 import { recordTurnSpans } from './turn-spans.js'
 
 /** The name of the tracer and meter the spans and metrics come from. */
@@ -34,6 +35,8 @@ export interface InstrumentCallOptions {
   models?: CallModels
   /** The call span's parent (default: the active context, e.g. the HTTP upgrade's span). */
   parentContext?: Context
+  /** The server's logger, if a {@link TracedLogger}: its lines get the call's trace id. */
+  logger?: TracedLogger
 }
 
 /** What {@link instrumentCall} gives back. */
@@ -85,6 +88,7 @@ export function instrumentCall<Events extends MicdropServerEvents>(
   )
   const callContext = trace.setSpan(options.parentContext ?? otelContext.active(), callSpan)
   const recording = callSpan.isRecording()
+  if (recording && options.logger) options.logger.traceId = callSpan.spanContext().traceId
   let turns = 0
   instruments.activeCalls.add(1, metricAttributes)
 

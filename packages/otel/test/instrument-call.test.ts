@@ -3,7 +3,7 @@ import { MockAgent } from '@openmic/core'
 import type { MicdropTurnMetrics } from '@openmic/core/protocol'
 import { MicdropServer } from '@openmic/server'
 import { simulateCall, type CallScript } from '@openmic/testing/simulator'
-import { instrumentCall, type InstrumentCallOptions } from '../src/index.js'
+import { TracedLogger, instrumentCall, type InstrumentCallOptions } from '../src/index.js'
 import { betweenMs, createTelemetry, durationMs } from './telemetry.js'
 
 const STT_MS = 150
@@ -191,5 +191,40 @@ describe('instrumentCall', () => {
     expect(result.violations).toEqual([])
     expect(turns).toHaveLength(1)
     expect(traceId).toBe('0'.repeat(32))
+  })
+})
+
+describe('TracedLogger', () => {
+  /** The lines a call's TracedLogger wrote, and the call's trace id. */
+  async function loggedCall(options: InstrumentCallOptions) {
+    const lines: string[] = []
+    let traceId = ''
+    const result = await simulateCall(askTheTime, {
+      server: (socket, parts) => {
+        const logger = new TracedLogger('call', (prefix, ...message) =>
+          lines.push([prefix, ...message].join(' '))
+        )
+        const server = new MicdropServer(socket, { ...parts, logger, agent: new MockAgent() })
+        traceId = instrumentCall(server, { ...options, logger }).traceId
+        return server
+      },
+    })
+    expect(result.violations).toEqual([])
+    return { lines, traceId }
+  }
+
+  it('puts the call span trace id on every line of the call once tracing is on', async () => {
+    const telemetry = createTelemetry()
+    const { lines, traceId } = await loggedCall(telemetry)
+    expect(traceId).toBe(telemetry.span('openmic.call').spanContext().traceId)
+    expect(lines.length).toBeGreaterThan(0)
+    for (const line of lines)
+      expect(line).toMatch(new RegExp(`^\\[call [\\d.]+\\] trace_id=${traceId} `))
+  })
+
+  it('leaves the lines as they are with tracing off', async () => {
+    const { lines } = await loggedCall({})
+    expect(lines.length).toBeGreaterThan(0)
+    for (const line of lines) expect(line).not.toContain('trace_id=')
   })
 })
