@@ -1,4 +1,4 @@
-// The demo with its Prometheus endpoint on, and one call with a user turn, for the metrics tests.
+// The demo with telemetry options, and one call with a user turn, for the telemetry tests.
 import type { AddressInfo } from 'node:net'
 import type { MicdropTurnMetrics } from '@openmic/core/protocol'
 import type { FastifyInstance } from 'fastify'
@@ -6,15 +6,17 @@ import WebSocket from 'ws'
 import { buildApp } from '../src/server/app.js'
 import { loadConfig } from '../src/server/config.js'
 
-/** The demo on 127.0.0.1 with mock providers and `OPENMIC_PROMETHEUS`; `base` is its host:port. */
-export async function startDemoWithPrometheus(): Promise<{ app: FastifyInstance; base: string }> {
+/** The demo on 127.0.0.1 with mock providers and `env` (token `secret`); `base` is its host:port. */
+export async function startDemo(
+  env: NodeJS.ProcessEnv
+): Promise<{ app: FastifyInstance; base: string }> {
   const app = await buildApp(
     loadConfig({
       OPENMIC_AGENT: 'mock',
       OPENMIC_STT: 'mock',
       OPENMIC_TTS: 'mock',
       OPENMIC_TOKEN: 'secret',
-      OPENMIC_PROMETHEUS: 'true',
+      ...env,
     })
   )
   await app.listen({ host: '127.0.0.1', port: 0 })

@@ -3,14 +3,14 @@
 import { startPrometheusServer, type TestPrometheusServer } from '@openmic/testing'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { oneTurn, startDemoWithPrometheus } from './metrics-demo.js'
+import { oneTurn, startDemo } from './metrics-demo.js'
 
 let app: FastifyInstance
 let prometheus: TestPrometheusServer
 let base: string
 
 beforeAll(async () => {
-  ;({ app, base } = await startDemoWithPrometheus())
+  ;({ app, base } = await startDemo({ OPENMIC_PROMETHEUS: 'true' }))
   prometheus = await startPrometheusServer({ target: base })
 }, 40_000)
 

@@ -18,16 +18,16 @@ export interface DemoTelemetry {
 }
 
 /**
- * The SDK with the exporters the configuration names: OTLP/HTTP traces and metrics with
- * `OTEL_EXPORTER_OTLP_ENDPOINT` (the exporters read it, and the other `OTEL_EXPORTER_OTLP_*`
- * variables, themselves), a Prometheus reader with `OPENMIC_PROMETHEUS`. Loaded only then: a demo
+ * The SDK with the exporters the configuration names: OTLP/HTTP (JSON) traces and metrics to
+ * `OTEL_EXPORTER_OTLP_ENDPOINT` (`/v1/traces`, `/v1/metrics`), a Prometheus reader with `OPENMIC_PROMETHEUS`. Loaded only then: a demo
  * without either loads no SDK at all.
  */
 export async function createTelemetry(config: DemoConfig): Promise<DemoTelemetry> {
   const readers: MetricReader[] = []
   const spanProcessors: SpanProcessor[] = []
   let prometheusHandler: DemoTelemetry['prometheusHandler']
-  if (config.otlpEndpoint) {
+  const endpoint = config.otlpEndpoint?.replace(/\/$/, '')
+  if (endpoint) {
     const [{ OTLPTraceExporter }, { OTLPMetricExporter }, sdkTrace, sdkMetrics] = await Promise.all(
       [
         import('@opentelemetry/exporter-trace-otlp-http'),
@@ -36,10 +36,12 @@ export async function createTelemetry(config: DemoConfig): Promise<DemoTelemetry
         import('@opentelemetry/sdk-metrics'),
       ]
     )
-    spanProcessors.push(new sdkTrace.BatchSpanProcessor(new OTLPTraceExporter()))
+    spanProcessors.push(
+      new sdkTrace.BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint}/v1/traces` }))
+    )
     readers.push(
       new sdkMetrics.PeriodicExportingMetricReader({
-        exporter: new OTLPMetricExporter(),
+        exporter: new OTLPMetricExporter({ url: `${endpoint}/v1/metrics` }),
         exportIntervalMillis: OTLP_METRICS_INTERVAL_MS,
       })
     )
