@@ -4,9 +4,9 @@ import type { Counter, Histogram, Meter, UpDownCounter } from '@opentelemetry/ap
  * Bucket bounds (ms) for voice latencies: tens of ms (STT, a fast TTS) to seconds (a slow model,
  * a whole turn).
  */
-export const LATENCY_BUCKETS_MS = [
+export const LATENCY_BUCKETS_MS: readonly number[] = Object.freeze([
   10, 25, 50, 75, 100, 150, 200, 300, 400, 500, 750, 1000, 1500, 2000, 3000, 5000, 10000,
-]
+])
 
 /** The instruments of one meter, shared by every call instrumented with it. */
 export interface CallInstruments {
@@ -38,7 +38,7 @@ function createInstruments(meter: Meter): CallInstruments {
     meter.createHistogram(name, {
       description,
       unit: 'ms',
-      advice: { explicitBucketBoundaries: LATENCY_BUCKETS_MS },
+      advice: { explicitBucketBoundaries: [...LATENCY_BUCKETS_MS] },
     })
   const counter = (name: string, description: string, unit: string) =>
     meter.createCounter(name, { description, unit })

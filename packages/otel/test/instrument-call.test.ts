@@ -3,7 +3,12 @@ import { MockAgent } from '@openmic/core'
 import type { MicdropTurnMetrics } from '@openmic/core/protocol'
 import { MicdropServer } from '@openmic/server'
 import { simulateCall, type CallScript } from '@openmic/testing/simulator'
-import { TracedLogger, instrumentCall, type InstrumentCallOptions } from '../src/index.js'
+import {
+  LATENCY_BUCKETS_MS,
+  TracedLogger,
+  instrumentCall,
+  type InstrumentCallOptions,
+} from '../src/index.js'
 import { betweenMs, createTelemetry, durationMs } from './telemetry.js'
 
 const STT_MS = 150
@@ -83,6 +88,8 @@ describe('instrumentCall', () => {
     ] as const) {
       const point = await telemetry.histogram(name)
       expect([name, point.count, point.sum]).toEqual([name, 1, value])
+      // Buckets for voice: tens of ms to seconds.
+      expect(point.buckets.boundaries).toEqual(LATENCY_BUCKETS_MS)
     }
     expect((await telemetry.histogram('openmic.turn.duration')).sum).toBeCloseTo(
       durationMs(turn),
