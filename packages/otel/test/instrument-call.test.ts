@@ -128,27 +128,31 @@ describe('instrumentCall', () => {
     expect(await telemetry.counter('openmic.calls.active')).toBe(0)
   })
 
-  it('counts a barge-in that cut the answer as a real interruption', async () => {
-    const telemetry = createTelemetry()
-    await instrumentedCall(
-      {
-        steps: [
-          // Over no answer yet: not an interruption.
-          { say: 'Tell me a story' },
-          { waitFor: 'speech', thenMs: 200 },
-          { say: 'Stop there please' },
-          { waitFor: 'quiet' },
-        ],
-      },
-      telemetry,
-      () => new MockAgent({ answers: ['A long answer that goes on and on for a while.', 'Ok.'] })
-    )
-    expect(await interruptions(telemetry)).toEqual({ real: 1, false: 0 })
-    const events = telemetry
-      .span('openmic.call')
-      .events.filter((e) => e.name === 'openmic.interruption')
-    expect(events.map((e) => e.attributes?.['openmic.interruption.kind'])).toEqual(['real'])
-  })
+  it.each(['openmic', 'micdrop'] as const)(
+    'counts a barge-in that cut the answer as a real interruption (%s client)',
+    async (client) => {
+      const telemetry = createTelemetry()
+      await instrumentedCall(
+        {
+          client,
+          steps: [
+            // Over no answer yet: not an interruption.
+            { say: 'Tell me a story' },
+            { waitFor: 'speech', thenMs: 200 },
+            { say: 'Stop there please' },
+            { waitFor: 'quiet' },
+          ],
+        },
+        telemetry,
+        () => new MockAgent({ answers: ['A long answer that goes on and on for a while.', 'Ok.'] })
+      )
+      expect(await interruptions(telemetry)).toEqual({ real: 1, false: 0 })
+      const events = telemetry
+        .span('openmic.call')
+        .events.filter((e) => e.name === 'openmic.interruption')
+      expect(events.map((e) => e.attributes?.['openmic.interruption.kind'])).toEqual(['real'])
+    }
+  )
 
   it('counts a cough over the answer, which resumes it, as a false interruption', async () => {
     const telemetry = createTelemetry()
