@@ -19,7 +19,8 @@ export {
   unknownMediaStreamEvent,
   writeMediaStreamCommand,
 } from './transport/phone/media-stream-wire.js'
-export type { MicdropServerEvents, MicdropServerOptions } from './server/types.js'
+export type { BargeInVerdict, MicdropServerEvents, MicdropServerOptions } from './server/types.js'
+export type { AnswerTimes, TurnClock, TurnTimes } from './metrics/turn-metrics.js'
 export type { AnswerOutcome } from './call/types.js'
 export { waitForParams, type WaitForParamsOptions } from './params/waitForParams.js'
 export { MicdropError, MicdropErrorCode } from './errors/MicdropError.js'

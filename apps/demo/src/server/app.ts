@@ -14,9 +14,11 @@ import {
   waitForParams,
   type ConversationStore,
 } from '@openmic/server'
+import { instrumentCall } from '@openmic/otel'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { DemoConfig } from './config.js'
 import { createAgent, createSTT, createTTS } from './providers.js'
+import { createTelemetry } from './telemetry.js'
 
 /** What a call is built from; tests replace them. */
 export interface CallFactories {
@@ -44,8 +46,10 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const app = Fastify({ logger: false, forceCloseConnections: true })
   const store = await createStore(config)
+  const telemetry = await createTelemetry(config)
   app.addHook('onClose', async () => {
     await (store as { close?: () => Promise<void> }).close?.()
+    await telemetry.shutdown()
   })
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES } })
   await app.register(fastifyStatic, { root: publicDir })
@@ -61,6 +65,14 @@ export async function buildApp(
   })
 
   app.get('/config.json', async () => ({ agent: config.agent, stt: config.stt, tts: config.tts }))
+
+  const prometheusHandler = telemetry.prometheusHandler
+  if (prometheusHandler) {
+    app.get('/metrics', (request, reply) => {
+      reply.hijack()
+      prometheusHandler(request.raw, reply.raw)
+    })
+  }
 
   app.get('/call', { websocket: true }, async (socket) => {
     try {
@@ -82,20 +94,20 @@ export async function buildApp(
         factories.createSTT(config),
         factories.createTTS(config),
       ])
-      calls.add(
-        new MicdropServer(socket, {
-          agent,
-          stt,
-          tts,
-          generateFirstMessage: true,
-          sendMetrics: config.metrics,
-          maxFrameBytes: MAX_FRAME_BYTES,
-          // A call with an id is kept: it resumes after a drop or a restart (with Redis, anywhere).
-          ...(params.conversationId ? { store, conversationId: params.conversationId } : {}),
-        }).on('StoreError', (error, operation) => {
-          console.warn(`Conversation store ${operation} failed:`, (error as Error).message)
-        })
-      )
+      const server = new MicdropServer(socket, {
+        agent,
+        stt,
+        tts,
+        generateFirstMessage: true,
+        sendMetrics: config.metrics,
+        maxFrameBytes: MAX_FRAME_BYTES,
+        // A call with an id is kept: it resumes after a drop or a restart (with Redis, anywhere).
+        ...(params.conversationId ? { store, conversationId: params.conversationId } : {}),
+      }).on('StoreError', (error, operation) => {
+        console.warn(`Conversation store ${operation} failed:`, (error as Error).message)
+      })
+      instrumentCall(server, { ...telemetry.providers, conversationId: params.conversationId })
+      calls.add(server)
     } catch (error) {
       handleError(socket, error)
     }

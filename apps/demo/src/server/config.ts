@@ -46,6 +46,13 @@ const DemoConfigSchema = z.object({
     .default('auto'),
   /** Send each turn's latency to the page (`Metrics` messages). */
   metrics: z.coerce.boolean().default(true),
+  /** Serve the calls' OpenTelemetry metrics for Prometheus to scrape, on `GET /metrics`. */
+  prometheus: z
+    .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
+    .transform((value) => value === true || value === 'true' || value === '1')
+    .default(false),
+  /** OTLP/HTTP endpoint for traces and metrics (the SDK's `OTEL_EXPORTER_OTLP_ENDPOINT`). */
+  otlpEndpoint: z.string().url().optional(),
   /** Where conversations are kept (so calls survive a restart, on any instance); else in memory. */
   redisUrl: z.string().url().optional(),
   /** On SIGTERM: how long answers in progress may take before their calls are closed (1012). */
@@ -99,7 +106,7 @@ export class DemoConfigError extends Error {
 /**
  * Reads the configuration: defaults, then the JSON file named by `OPENMIC_CONFIG` (if any), then
  * environment variables (`OPENMIC_HOST`, `PORT`, `OPENMIC_TOKEN`, `OPENMIC_AGENT`, `OPENMIC_STT`,
- * `OPENMIC_TTS`, `REDIS_URL`, `OPENMIC_DRAIN_DEADLINE_MS`, `OPENAI_API_KEY`, `OPENAI_MODEL`, `OPENAI_BASE_URL`, `MISTRAL_API_KEY`,
+ * `OPENMIC_TTS`, `REDIS_URL`, `OPENMIC_PROMETHEUS`, `OTEL_EXPORTER_OTLP_ENDPOINT`, `OPENMIC_DRAIN_DEADLINE_MS`, `OPENAI_API_KEY`, `OPENAI_MODEL`, `OPENAI_BASE_URL`, `MISTRAL_API_KEY`,
  * `MISTRAL_MODEL`, `MISTRAL_SERVER_URL`, `AI_SDK_BASE_URL`, `AI_SDK_MODEL`, `AI_SDK_API_KEY`,
  * `ELEVENLABS_API_KEY`, `ELEVENLABS_VOICE_ID`, `ELEVENLABS_BASE_URL`, `GRADIUM_API_KEY`,
  * `GRADIUM_REGION`, `GRADIUM_BASE_URL`, `GRADIUM_VOICE_ID`, `GLADIA_API_KEY`, `GLADIA_BASE_URL`,
@@ -115,6 +122,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
     stt: env.OPENMIC_STT,
     tts: env.OPENMIC_TTS,
     redisUrl: env.REDIS_URL,
+    prometheus: env.OPENMIC_PROMETHEUS,
+    otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
     drainDeadlineMs: env.OPENMIC_DRAIN_DEADLINE_MS,
     openai: prune({
       apiKey: env.OPENAI_API_KEY,

@@ -8,7 +8,7 @@ import type {
   MicdropConversationToolItem,
   MicdropServerCommand,
 } from '@openmic/core/protocol'
-import { turnMetrics, type TurnClock } from '../metrics/turn-metrics.js'
+import { turnMetrics, type TurnClock, type TurnTimes } from '../metrics/turn-metrics.js'
 import { createPushStream } from '../streams/push-stream.js'
 import { AnswerPlayback } from './answer-playback.js'
 import { heardChars, timedWords, type SpokenText } from './heard-text.js'
@@ -390,14 +390,14 @@ export class Answer implements OutboxOwner {
   private sendMetrics() {
     if (this.metricsSent || !this.turn || this.producing || this.firstSentAt === undefined) return
     this.metricsSent = true
-    this.host.output.metrics(
-      turnMetrics(this.turn, {
-        requestedAt: this.requestedAt,
-        firstTextAt: this.firstTextAt,
-        firstAudioAt: this.firstAudioAt,
-        firstSentAt: this.firstSentAt,
-      })
-    )
+    const times: TurnTimes = {
+      ...this.turn,
+      requestedAt: this.requestedAt,
+      firstTextAt: this.firstTextAt,
+      firstAudioAt: this.firstAudioAt,
+      firstSentAt: this.firstSentAt,
+    }
+    this.host.output.metrics(turnMetrics(this.turn, times), times)
   }
 
   /** Production ended. */

@@ -113,6 +113,11 @@ export class CallController implements AnswerHost {
     this.listen()
   }
 
+  /** An answer is being produced or may still be playing: a barge-in now interrupts it. */
+  get answerInProgress(): boolean {
+    return this.answers.length > 0
+  }
+
   /** An answer is being spoken or played, or a user turn is open (speaking, or waiting for its text). */
   get busy(): boolean {
     return (

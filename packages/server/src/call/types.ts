@@ -4,6 +4,7 @@ import type {
   MicdropServerCommand,
   MicdropTurnMetrics,
 } from '@openmic/core/protocol'
+import type { TurnTimes } from '../metrics/turn-metrics.js'
 
 /**
  * How an answer's production ended: `spoken` (all its audio was produced), `silent` (no text or no
@@ -30,7 +31,7 @@ export interface CallOutput {
    * `frame` shows it to the client (a `Message` or `CancelLastUserMessage` frame).
    */
   change(change: ConversationChange, how: { frame: boolean; record: boolean }): void
-  metrics(metrics: MicdropTurnMetrics): void
+  metrics(metrics: MicdropTurnMetrics, times: TurnTimes): void
   answerEnd(outcome: AnswerOutcome): void
   log(...message: unknown[]): void
 }

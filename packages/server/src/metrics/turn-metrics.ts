@@ -18,6 +18,12 @@ export interface AnswerTimes {
   firstSentAt?: number
 }
 
+/**
+ * The instants a turn's metrics are measured from (performance.now()): what `Metrics` reports as
+ * durations, for code that places them on a timeline (tracing).
+ */
+export type TurnTimes = TurnClock & AnswerTimes
+
 /** The latencies of one turn, in ms, rounded to 0.01 ms; a step that did not happen is left out. */
 export function turnMetrics(turn: TurnClock, answer: AnswerTimes): MicdropTurnMetrics {
   const metrics: MicdropTurnMetrics = {}

@@ -5,6 +5,7 @@ import type {
   MicdropTurnMetrics,
 } from '@openmic/core/protocol'
 import type { AnswerOutcome } from '../call/types.js'
+import type { TurnTimes } from '../metrics/turn-metrics.js'
 import type { ConversationStore, StoreOperation } from '../store/types.js'
 
 export interface MicdropServerOptions {
@@ -90,9 +91,15 @@ export interface MicdropServerOptions {
   storeTimeoutMs?: number
 }
 
+/** How a barge-in was settled (see the `BargeIn` event). */
+export type BargeInVerdict = 'interrupted' | 'resumed'
+
 export interface MicdropServerEvents {
-  /** The call ended (socket closed): the conversation and the duration in seconds. */
-  End: [summary: MicdropCallSummary]
+  /**
+   * The call ended (socket closed): the conversation and the duration in seconds; `code`: the
+   * close code, when known (1000: a normal end, 1012: drained for a restart...).
+   */
+  End: [summary: MicdropCallSummary, code?: number]
   /** User audio of an open utterance (PCM16 16 kHz mono). */
   UserAudio: [audio: Buffer]
   /** Assistant audio sent to the client (PCM16 16 kHz mono). */
@@ -108,8 +115,18 @@ export interface MicdropServerEvents {
    * the user's next words joined it and come as a new `Message`): the store keeps this too.
    */
   CancelLastUserMessage: []
-  /** Latencies of a user turn, once its answer's audio is complete. */
-  Metrics: [metrics: MicdropTurnMetrics]
+  /**
+   * Latencies of a user turn, once its answer's audio is complete; `times`: the instants they are
+   * measured from (performance.now()), to place the turn on a timeline.
+   */
+  Metrics: [metrics: MicdropTurnMetrics, times: TurnTimes]
+  /**
+   * The user spoke (or muted) while an answer was being produced or played, and it was settled:
+   * `interrupted` (the answer was cut: a real interruption) or `resumed` (the utterance was noise
+   * and the paused answer went on: a false one). Once per such barge-in, when its `Interrupt` or
+   * `Resume` goes out (at once for a client that cannot pause).
+   */
+  BargeIn: [verdict: BargeInVerdict]
   /** An answer (or a `speak()`) ended. */
   AnswerEnd: [outcome: AnswerOutcome]
   /** The store failed (or was slow): reported once per outage; the call goes on. */

@@ -80,6 +80,11 @@ export abstract class CallServer<
   /** Set with `store` and `conversationId`: loads the history, stores every item sent. */
   private readonly store?: CallStore
   private draining?: Promise<void>
+  /**
+   * The barge-ins (`StartSpeaking`, `Mute`) that a client which said `Hello` is yet to see settled,
+   * in order: each true if it came over an answer (see `BargeIn`).
+   */
+  private readonly unsettledBargeIns: boolean[] = []
 
   constructor(private readonly callOptions: MicdropServerOptions) {
     super()
@@ -116,9 +121,9 @@ export abstract class CallServer<
         send: (name, payload) => this.send(name, payload),
         audio: (audio, first) => this.audio(audio, first),
         change: (change, how) => this.change(change, how),
-        metrics: (metrics) => {
+        metrics: (metrics, times) => {
           if (this.callOptions.sendMetrics) this.send('Metrics', metrics)
-          this.safeEmit('Metrics', metrics)
+          this.safeEmit('Metrics', metrics, times)
         },
         answerEnd: (outcome) => this.safeEmit('AnswerEnd', outcome),
         log: (...message) => this.log(...message),
@@ -126,10 +131,16 @@ export abstract class CallServer<
     })
     const call = this.call
     this.input = {
-      startSpeaking: () => call.startSpeaking(),
+      startSpeaking: () => {
+        this.trackBargeIn()
+        call.startSpeaking()
+      },
       userAudio: (audio) => call.userAudio(audio),
       stopSpeaking: () => call.stopSpeaking(),
-      mute: () => call.mute(),
+      mute: () => {
+        this.trackBargeIn()
+        call.mute()
+      },
       played: (played) => call.played(played),
       clientKnown: () => call.clientKnown(),
     }
@@ -257,7 +268,7 @@ export abstract class CallServer<
       duration: Math.round((Date.now() - this.startedAt) / 10) / 100,
     }
     this.log('Call ended')
-    this.safeEmit('End', summary)
+    this.safeEmit('End', summary, code)
     try {
       this.callOptions.onEnd?.(summary)
     } catch (error) {
@@ -315,6 +326,7 @@ export abstract class CallServer<
     if (this.ended && !this.sendingFinal) return
     if (PLAYBACK_FRAMES.has(name)) this.sendFrame(name, payload)
     else this.deliver(() => this.sendFrame(name, payload))
+    if (name === 'Interrupt' || name === 'Resume') this.settleBargeIn(name)
   }
 
   /**
@@ -334,6 +346,23 @@ export abstract class CallServer<
     if (!how.record) return
     if (change.type === 'item') this.safeEmit('Message', change.item)
     else this.safeEmit('CancelLastUserMessage')
+  }
+
+  /**
+   * The user spoke or muted: over an answer, a barge-in that `BargeIn` reports once settled. A
+   * client that said `Hello` sees each settled by one `Interrupt` or `Resume`, possibly from
+   * within this call (so it is queued first); any other has its answer cut at once.
+   */
+  private trackBargeIn() {
+    const overAnswer = this.call.answerInProgress
+    if (this.call.saidHello) this.unsettledBargeIns.push(overAnswer)
+    else if (overAnswer) this.safeEmit('BargeIn', 'interrupted')
+  }
+
+  /** One barge-in was settled, in the order they came (see `settlesBargeIns`). */
+  private settleBargeIn(frame: 'Interrupt' | 'Resume') {
+    if (this.unsettledBargeIns.shift() !== true) return
+    this.safeEmit('BargeIn', frame === 'Interrupt' ? 'interrupted' : 'resumed')
   }
 
   /** Audio goes at once, never behind a store write (see `PLAYBACK_FRAMES`). */

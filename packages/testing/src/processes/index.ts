@@ -5,3 +5,8 @@ export {
   type StartRedisServerOptions,
   type TestRedisServer,
 } from './redis-server.js'
+export {
+  startPrometheusServer,
+  type StartPrometheusServerOptions,
+  type TestPrometheusServer,
+} from './prometheus-server.js'
