@@ -1,5 +1,6 @@
 import {
   MicdropClientCommands,
+  MicdropClientExtensions,
   MicdropCloseCodes,
   encodeServerMessage,
   parseClientExtension,
@@ -109,6 +110,10 @@ export class MicdropServer extends CallServer<MicdropServerEvents> {
         return this.input.stopSpeaking()
       case MicdropClientCommands.Mute:
         return this.input.mute()
+      case MicdropClientExtensions.PauseSpeaking:
+        return this.input.pauseSpeaking()
+      case MicdropClientExtensions.ResumeSpeaking:
+        return this.input.resumeSpeaking()
       default:
         this.log(`Ignored unknown text frame: ${text.slice(0, 80)}`)
     }
@@ -128,7 +133,8 @@ export class MicdropServer extends CallServer<MicdropServerEvents> {
   /** An openmic client said what it does: the server answers with what it does. */
   private onHello(hello: MicdropClientHello) {
     this.clientSaidHello(hello)
-    this.sendFrame('Hello', { resume: this.resumesAfterNoise, settlesBargeIns: true })
+    const does = { resume: this.resumesAfterNoise, settlesBargeIns: true }
+    this.sendFrame('Hello', this.preemptive ? { ...does, preemptive: true } : does)
     this.input.clientKnown()
   }
 }

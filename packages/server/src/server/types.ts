@@ -57,6 +57,17 @@ export interface MicdropServerOptions {
    * answered as soon as it comes, without this wait.
    */
   transcriptGraceMs?: number
+  /**
+   * Preemptive answers (default false: they cost model calls). Where the user's pause is known
+   * before the end of their turn (an openmic client's `PauseSpeaking`, a server VAD's
+   * `SpeechPause`), the words so far are transcribed and answered at once (agent and TTS), and
+   * all of the answer (audio, frames, items) is held until the end of the turn is confirmed
+   * (`StopSpeaking`, `SpeechEnd`), then released at once; if the user goes on, it is dropped
+   * (agent and TTS cancelled, nothing of it seen or stored) and the whole turn is answered at its
+   * end. Saves up to the pause-to-end silence on each turn; each pause the user goes on after
+   * costs one model call and the TTS of its answer.
+   */
+  preemptive?: boolean
   /** Also send each turn's metrics to the client, as `Metrics <json>` (default false). */
   sendMetrics?: boolean
   /**
