@@ -217,12 +217,13 @@ export class CallController implements AnswerHost {
     if (!turnEnd?.paused) return
     turnEnd.paused = false
     turnEnd.endsCall = false
+    turnEnd.noise = false
     // First: the dropped answer's end must not answer the turn
     this.speaking = true
     this.transcript.userStarted()
     const turn = this.turn
     if (turn?.answer?.phase === 'gated') {
-      turn.answer.discard()
+      turn.answer.drop()
       // Whatever it did, the whole turn is answered at its end
       turn.answered = undefined
       if (turn.message) this.unanswered = true
@@ -272,16 +273,18 @@ export class CallController implements AnswerHost {
   }
 
   /**
-   * The turn's end is known (`keepEndCall`: confirmed, else a mute or hang-up that drops what
+   * The turn's end is known (`confirmed`, else a mute or hang-up that drops what
    * answered the pause): what waited for it goes.
    */
-  private releaseTurnEnd(keepEndCall: boolean) {
+  private releaseTurnEnd(confirmed: boolean) {
     const turnEnd = this.turnEnd
     if (!turnEnd) return
     this.turnEnd = undefined
     turnEnd.confirm()
     this.outbox.flush()
-    if (keepEndCall && turnEnd.endsCall) {
+    if (!confirmed) return
+    if (turnEnd.noise) this.resumeHeld()
+    if (turnEnd.endsCall) {
       this.endCallPending = true
       this.flushEndCall()
     }
@@ -674,7 +677,10 @@ export class CallController implements AnswerHost {
   }
 
   private onAgentCancelLastUserMessage() {
-    this.resumeHeld() // the agent found the user's words to be noise
+    // The agent found the user's words to be noise: what they paused resumes (at a pause, only
+    // once the turn is over)
+    if (this.turnEnd && this.answering?.phase === 'gated') this.turnEnd.noise = true
+    else this.resumeHeld()
     // The turn has no words any more: if the user goes on with a cough, it gets SkipAnswer
     const message = this.turn?.message
     if (message && !this.agent.conversation.includes(message)) this.turn!.message = undefined

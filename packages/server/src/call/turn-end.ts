@@ -12,6 +12,8 @@ export class TurnEnd implements OutboxOwner {
   paused = true
   /** The preemptive answer ended the call (`end_call`): `EndCall` follows only once confirmed. */
   endsCall = false
+  /** The preemptive answer found the words noise: what the client paused resumes once confirmed. */
+  noise = false
   private confirmed = false
 
   /** The end of the turn is confirmed: what waited for it may go (flush the outbox). */
