@@ -668,7 +668,10 @@ export class CallController implements AnswerHost {
   private onAgentMessage(message: MicdropConversationMessage) {
     if (message.role === 'assistant' && this.answering) return this.answering.saved(message)
     // The user's words at a pause are seen once the turn's end is confirmed
-    this.outbox.push({ type: 'item', item: message }, message.role === 'user' ? this.turnEnd : undefined)
+    this.outbox.push(
+      { type: 'item', item: message },
+      message.role === 'user' ? this.turnEnd : undefined
+    )
   }
 
   private onAgentToolMessage(item: MicdropConversationToolItem) {

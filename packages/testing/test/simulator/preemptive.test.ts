@@ -19,8 +19,7 @@ const PAUSE_TO_END_MS = 200
 /** When the client got the first audio of `speak` (undefined: never). */
 function firstAudioAt(result: SimulationResult, speak: number): number | undefined {
   const label = `audio of answer ${speak}`
-  return result.timeline.find((entry) => entry.who === 'client' && entry.what.includes(label))
-    ?.atMs
+  return result.timeline.find((entry) => entry.who === 'client' && entry.what.includes(label))?.atMs
 }
 
 /** When the server handled the client's `StopSpeaking` frames. */
@@ -103,7 +102,9 @@ describe('preemptive answers', () => {
     expect(dropped).toMatchObject({ speak: 1, text: 'You said: "book a table"', receivedMs: 0 })
     expect(firstAudioAt(result, 1)).toBeUndefined()
     expect(kept).toMatchObject({ speak: 2, complete: true })
-    const sent = result.timeline.filter((entry) => entry.who === 'server' && entry.what.startsWith('→'))
+    const sent = result.timeline.filter(
+      (entry) => entry.who === 'server' && entry.what.startsWith('→')
+    )
     expect(sent.filter((entry) => entry.what.includes('"book a table"'))).toEqual([])
     expect(sent.filter((entry) => entry.what.startsWith('→ CancelLastUserMessage'))).toEqual([])
     expect(sent.filter((entry) => entry.what.startsWith('→ SkipAnswer')).length).toBe(1) // the call's open
