@@ -3,6 +3,22 @@
 export { MicdropServer } from './server/MicdropServer.js'
 export { CallServer, type CallInput } from './transport/CallServer.js'
 export { VadTurns, type VadTurnsOptions } from './transport/VadTurns.js'
+export {
+  MediaStreamServer,
+  type MediaStreamServerEvents,
+  type MediaStreamServerOptions,
+} from './transport/phone/MediaStreamServer.js'
+export type { DtmfToAgentOptions } from './transport/phone/DtmfDigits.js'
+export type {
+  MediaStreamCommand,
+  MediaStreamMessage,
+} from './transport/phone/media-stream-messages.js'
+export {
+  parseMediaStreamFrame,
+  readCommonMediaStreamEvent,
+  unknownMediaStreamEvent,
+  writeMediaStreamCommand,
+} from './transport/phone/media-stream-wire.js'
 export type { MicdropServerEvents, MicdropServerOptions } from './server/types.js'
 export type { AnswerOutcome } from './call/types.js'
 export { waitForParams, type WaitForParamsOptions } from './params/waitForParams.js'

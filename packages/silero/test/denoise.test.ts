@@ -1,3 +1,4 @@
+import type { Denoiser } from '@openmic/core'
 import { describe, expect, it } from 'vitest'
 import { RnnoiseDenoiser, SileroVAD } from '../src/index.js'
 import { mix, silence, speak, whiteNoise } from './audio.js'
@@ -48,6 +49,16 @@ describe('RnnoiseDenoiser', () => {
     await feed(vad, await denoise(noisy))
     vad.destroy()
     expect(pairs(events)).toHaveLength(1)
+  })
+
+  it('new RnnoiseDenoiser() after warmUp() denoises from its first chunk, as create() does', async () => {
+    const noise = whiteNoise(1000, -30)
+    await RnnoiseDenoiser.warmUp()
+    const denoiser: Denoiser = new RnnoiseDenoiser()
+    const out = denoiser.process(noise)
+    denoiser.destroy()
+    expect(out.equals(await denoise(noise))).toBe(true)
+    expect(out.equals(noise.subarray(0, out.length))).toBe(false)
   })
 
   it('process() after destroy() throws', async () => {

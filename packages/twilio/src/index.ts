@@ -7,3 +7,7 @@ export type {
   WebhookResponse,
 } from './http/voice-webhook.js'
 export { twilioHangUp } from './http/hang-up.js'
+export { twilioCallOut } from './http/outbound-call.js'
+export type { TwilioCallOutOptions, TwilioCallStatusEvent } from './http/outbound-call.js'
+export { TwilioCallOutError } from './http/call-out-error.js'
+export type { TwilioCallOutErrorCode } from './http/call-out-error.js'

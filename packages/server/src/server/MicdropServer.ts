@@ -5,16 +5,25 @@ import {
   encodeServerMessage,
   parseClientExtension,
   type MicdropClientHello,
+  type MicdropPlayed,
   type MicdropServerCommand,
 } from '@openmic/core/protocol'
 import { WebSocket, type RawData } from 'ws'
 import { readParamsOf } from '../params/held-frames.js'
 import { CallServer } from '../transport/CallServer.js'
+import { VadTurns } from '../transport/VadTurns.js'
 import { FrameWriter } from './frame-writer.js'
 import { frameBuffer, frameSize } from './frames.js'
 import type { MicdropServerEvents, MicdropServerOptions } from './types.js'
 
 const DEFAULT_MAX_FRAME_BYTES = 65536
+/** The client's words about its own turns: with the server's VAD, it hears them instead. */
+const TURN_WORDS: ReadonlySet<string> = new Set([
+  MicdropClientCommands.StartSpeaking,
+  MicdropClientCommands.StopSpeaking,
+  MicdropClientExtensions.PauseSpeaking,
+  MicdropClientExtensions.ResumeSpeaking,
+])
 
 /**
  * One voice call over a WebSocket (`ws`): user audio to the STT, transcripts to the agent, answers
@@ -36,6 +45,10 @@ const DEFAULT_MAX_FRAME_BYTES = 65536
  */
 export class MicdropServer extends CallServer<MicdropServerEvents> {
   private readonly writer: FrameWriter
+  /** With the `vad` option: the turns the server hears, instead of the client's. */
+  private readonly turns?: VadTurns
+  /** The client's frames that the server's VAD makes meaningless, already logged once. */
+  private readonly ignoredWithVad = new Set<string>()
 
   constructor(
     readonly socket: WebSocket,
@@ -43,6 +56,15 @@ export class MicdropServer extends CallServer<MicdropServerEvents> {
   ) {
     super(options)
     this.writer = new FrameWriter(socket)
+    if (options.vad) {
+      this.turns = new VadTurns(options.vad, this.input, {
+        onUserAudio: (audio) => this.safeEmit('UserAudio', audio),
+        log: (...message) => this.log(...message),
+      })
+      // The client cannot know when the server heard the user: every barge-in is settled with
+      // `Interrupt` (its cue to drop what it plays), and its playback is reckoned by the server.
+      this.clientSaidHello({ captions: false, reportsPlaybackEnd: false })
+    }
     socket.on('message', this.onMessage)
     socket.on('close', this.onClose)
     socket.on('error', this.onError)
@@ -89,7 +111,7 @@ export class MicdropServer extends CallServer<MicdropServerEvents> {
       // Frames that come in while the history loads are handled after it, in order.
       if (this.holdWhileLoading(() => this.onMessage(data, isBinary))) return
       if (text === undefined) this.onAudio(frameBuffer(data))
-      else if (extension) this.input.played(extension.played)
+      else if (extension) this.onPlayed(extension.played)
       else this.onCommand(text)
       this.input.clientKnown()
     } catch (error) {
@@ -99,16 +121,28 @@ export class MicdropServer extends CallServer<MicdropServerEvents> {
   }
 
   private onAudio(audio: Buffer) {
-    if (this.input.userAudio(audio)) this.safeEmit('UserAudio', audio)
+    if (this.turns) this.turns.audio(audio)
+    else if (this.input.userAudio(audio)) this.safeEmit('UserAudio', audio)
+  }
+
+  /**
+   * The client's `Played`. With the server's VAD it is ignored: the client reports at moments
+   * of its own, not at the barge-ins the server hears, so its last report would misplace them.
+   */
+  private onPlayed(played: MicdropPlayed) {
+    if (this.turns) this.ignoreWithVad('Played')
+    else this.input.played(played)
   }
 
   private onCommand(text: string) {
+    if (this.turns && TURN_WORDS.has(text)) return this.ignoreWithVad(text)
     switch (text) {
       case MicdropClientCommands.StartSpeaking:
         return this.input.startSpeaking()
       case MicdropClientCommands.StopSpeaking:
         return this.input.stopSpeaking()
       case MicdropClientCommands.Mute:
+        this.turns?.muted()
         return this.input.mute()
       case MicdropClientExtensions.PauseSpeaking:
         return this.input.pauseSpeaking()
@@ -119,10 +153,20 @@ export class MicdropServer extends CallServer<MicdropServerEvents> {
     }
   }
 
+  /** A frame the server's VAD takes the place of: logged the first time, never an error. */
+  private ignoreWithVad(frame: string) {
+    if (this.ignoredWithVad.has(frame)) return
+    this.ignoredWithVad.add(frame)
+    this.log(
+      `Ignored ${frame} from the client (and those after it): the server's VAD hears the turns`
+    )
+  }
+
   private readonly onClose = (code?: number) => {
     this.socket.off('message', this.onMessage)
     this.socket.off('close', this.onClose)
     this.socket.off('error', this.onError)
+    this.turns?.destroy()
     this.end(code)
   }
 
@@ -132,9 +176,13 @@ export class MicdropServer extends CallServer<MicdropServerEvents> {
 
   /** An openmic client said what it does: the server answers with what it does. */
   private onHello(hello: MicdropClientHello) {
-    this.clientSaidHello(hello)
-    const does = { resume: this.resumesAfterNoise, settlesBargeIns: true }
-    this.sendFrame('Hello', this.preemptive ? { ...does, preemptive: true } : does)
+    // With the server's VAD the client's reports are ignored, and it may not pause (`resume`)
+    this.clientSaidHello(this.turns ? { ...hello, reportsPlaybackEnd: false } : hello)
+    const resume = !this.turns && this.resumesAfterNoise
+    // The VAD hears the pauses too: the client is not asked to report them
+    const preemptive = !this.turns && this.preemptive
+    const does = { resume, settlesBargeIns: true }
+    this.sendFrame('Hello', preemptive ? { ...does, preemptive: true } : does)
     this.input.clientKnown()
   }
 }

@@ -1,4 +1,4 @@
-import type { Agent, Logger, STT, TTS } from '@openmic/core'
+import type { Agent, Logger, STT, TTS, VAD } from '@openmic/core'
 import type {
   MicdropCallSummary,
   MicdropConversationItem,
@@ -68,6 +68,18 @@ export interface MicdropServerOptions {
    * costs one model call and the TTS of its answer.
    */
   preemptive?: boolean
+  /**
+   * Server-side VAD, for clients that stream their microphone without a VAD of their own
+   * (devices, native apps): one instance per call (e.g. `new SileroVAD()` from
+   * `@openmic/silero`, or core's `EnergyVAD`). All binary frames go to it, and the turns are
+   * the ones it hears (the audio from a little before the speech began goes to the STT). A
+   * protocol extension (docs/protocol.md, "Server-side VAD"): the client's `StartSpeaking`,
+   * `StopSpeaking` and `Played` are ignored (logged once); a barge-in the server hears is
+   * settled with `Interrupt`, at which the client drops the assistant audio it has (it cannot
+   * be asked to pause: the answer is cut); what was heard is the server's reckoning of the
+   * client's playback. `Mute` ends the utterance the VAD opened, with no answer, as usual.
+   */
+  vad?: VAD
   /** Also send each turn's metrics to the client, as `Metrics <json>` (default false). */
   sendMetrics?: boolean
   /**

@@ -48,6 +48,14 @@ export class VadTurns {
     return this.speaking
   }
 
+  /**
+   * The transport ended the open utterance itself (the user muted): the rest of this speech,
+   * and its end, are not a turn. The VAD hears the next speech after it as usual.
+   */
+  muted(): void {
+    this.speaking = false
+  }
+
   /** User audio, PCM16 16 kHz mono, in the order it was captured. */
   audio(audio: Buffer): void {
     if (audio.length === 0) return

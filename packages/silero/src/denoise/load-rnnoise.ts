@@ -14,6 +14,12 @@ export interface RnnoiseModule {
 export const RNNOISE_FRAME = 480
 
 let loading: Promise<RnnoiseModule> | undefined
+let loaded: RnnoiseModule | undefined
+
+/** RNNoise if it loaded already (a denoiser created then can start at once). */
+export function loadedRnnoise(): RnnoiseModule | undefined {
+  return loaded
+}
 
 /**
  * Instantiates RNNoise's wasm once per process (about 5 ms; 125 kB from the npm package). A failed
@@ -22,6 +28,7 @@ let loading: Promise<RnnoiseModule> | undefined
 export function loadRnnoise(): Promise<RnnoiseModule> {
   loading ??= import('@echogarden/rnnoise-wasm')
     .then(({ default: RNNoise }) => RNNoise())
+    .then((module) => (loaded = module))
     .catch((error: unknown) => {
       loading = undefined
       throw new Error('@openmic/silero: could not load RNNoise (@echogarden/rnnoise-wasm)', {

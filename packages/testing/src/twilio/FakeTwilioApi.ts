@@ -9,9 +9,10 @@ import {
   type FakeTwilioCallRecord,
   type TwilioCallStatus,
 } from './call-resource.js'
-import type { FakeTwilioCall } from './FakeTwilioCall.js'
+import { FakeTwilioCall, type FakeTwilioCallOptions } from './FakeTwilioCall.js'
 import { sendTwilioJson, TWILIO_ERRORS } from './rest-errors.js'
 import { twilioSid } from './sids.js'
+import { readTwimlStream } from './twiml-stream.js'
 import { twilioWebhookRequest } from './webhook-request.js'
 
 /** Options of {@link createFakeTwilioApi}. */
@@ -24,6 +25,23 @@ export interface FakeTwilioApiOptions {
   apiKeys?: Record<string, string>
   /** Told of every call created through `POST …/Calls.json`, once recorded. */
   onCallCreated?: (call: FakeTwilioCallRecord) => void
+  /**
+   * Numbers Twilio would find invalid though they look like E.164 (a creation with one as `To`
+   * gets 400 and code 21211, as `From` 21212). A number that is not E.164 always does.
+   */
+  invalidNumbers?: string[]
+}
+
+/** Options of {@link FakeTwilioApi.answer}. */
+export interface FakeTwilioAnswerOptions extends Omit<
+  FakeTwilioCallOptions,
+  'url' | 'accountSid' | 'callSid' | 'customParameters'
+> {
+  /**
+   * Where the stream really connects, given the TwiML's `<Stream url>` (a `wss://` URL the test
+   * cannot reach): e.g. `() => server.url`. Default: the TwiML's URL.
+   */
+  url?: (streamUrl: string) => string
 }
 
 /** A request the fake REST API received, with what it answered. */
@@ -48,16 +66,24 @@ export interface SentStatusCallback {
 const CALLS = /^\/2010-04-01\/Accounts\/([^/]+)\/Calls\.json$/
 const CALL = /^\/2010-04-01\/Accounts\/([^/]+)\/Calls\/([^/]+)\.json$/
 const ENDED: TwilioCallStatus[] = ['completed', 'busy', 'failed', 'no-answer', 'canceled']
+/** What Twilio accepts as a number to call: E.164, or a Client or SIP address (`To` only). */
+const E164 = /^\+[1-9]\d{1,14}$/
+const ADDRESS = /^(client|sip):\S+$/
+/** Twilio's limit on inline TwiML. */
+const MAX_TWIML_CHARS = 4000
 
 /**
  * A fake of Twilio's REST API on 127.0.0.1, for what a voice server calls: create a call
  * (`POST /2010-04-01/Accounts/{AccountSid}/Calls.json` with `To`, `From` and `Url`, `Twiml` or
- * `ApplicationSid`; 201 and the call, `queued`), fetch one (`GET …/Calls/{CallSid}.json`), and
+ * `ApplicationSid`; 201 and the call, `queued`; 400 with Twilio's code for a missing or invalid
+ * number, 21211 for `To`, or TwiML over 4 000 characters), fetch one (`GET …/Calls/{CallSid}.json`), and
  * update one (`POST …/Calls/{CallSid}.json`): `Status=completed` hangs it up (and the Media
  * Stream attached to it, which sends `stop` and closes), `Twiml=` or `Url=` redirects it. HTTP
  * Basic auth is checked (the account SID and auth token, or an API key SID and secret: 401 and
  * code 20003 otherwise), an unknown call or route gets 404 and code 20404, and the bodies are
- * Twilio's JSON, so the official `twilio` SDK parses them. Every request is recorded.
+ * Twilio's JSON, so the official `twilio` SDK parses them. Every request is recorded. A created
+ * call whose TwiML connects a stream can be answered ({@link FakeTwilioApi.answer}): its Media
+ * Stream then connects, as a {@link FakeTwilioCall}.
  *
  * @example
  * const api = await createFakeTwilioApi()
@@ -152,6 +178,37 @@ export class FakeTwilioApi {
     return call
   }
 
+  /**
+   * The callee answers a call created with TwiML that connects a Media Stream
+   * (`<Connect><Stream url>`): a {@link FakeTwilioCall} connects to the stream's URL with the
+   * call's SIDs and the TwiML's `<Parameter>`s as `customParameters`, and is attached to the
+   * call, which is then `in-progress` (a status callback that asked for `answered` is posted).
+   */
+  async answer(callSid: string, options: FakeTwilioAnswerOptions = {}): Promise<FakeTwilioCall> {
+    const call = this.call(callSid)
+    if (!call) throw new Error(`Fake Twilio API: no call ${callSid} to answer`)
+    if (call.status !== 'queued' && call.status !== 'ringing') {
+      throw new Error(
+        `Fake Twilio API: call ${callSid} is ${call.status}, not waiting for an answer`
+      )
+    }
+    const stream = readTwimlStream(call.twiml ?? '')
+    if (!stream) throw new Error(`Fake Twilio API: the TwiML of ${callSid} connects no <Stream>`)
+    const { url = (streamUrl: string) => streamUrl, ...connect } = options
+    const media = await FakeTwilioCall.connect({
+      ...connect,
+      url: url(stream.url),
+      accountSid: call.accountSid,
+      callSid: call.sid,
+      customParameters: stream.parameters,
+    })
+    this.attach(media)
+    if (call.statusCallback && call.statusCallbackEvent?.includes('answered')) {
+      void this.postStatusCallback(call)
+    }
+    return media
+  }
+
   /** Resolves once `count` requests were received, or rejects after `timeoutMs`. */
   async waitForRequests(count: number, timeoutMs = 5000): Promise<RecordedTwilioRequest[]> {
     await waitUntil(
@@ -188,7 +245,7 @@ export class FakeTwilioApi {
     request.auth = auth
     const callSid = CALL.exec(request.path)?.[2]
     if (request.method === 'POST' && CALLS.test(request.path)) {
-      const [status, body] = this.createCall(request.params)
+      const [status, body] = this.createCall(request.params, request.rawBody)
       return answer(status, body)
     }
     const call = callSid === undefined ? undefined : this.call(callSid)
@@ -209,12 +266,21 @@ export class FakeTwilioApi {
     return undefined
   }
 
-  private createCall(params: Record<string, string>): [number, unknown] {
+  private createCall(params: Record<string, string>, rawBody: string): [number, unknown] {
     if (!params.To) return [400, TWILIO_ERRORS.missingTo()]
     if (!params.From) return [400, TWILIO_ERRORS.missingFrom()]
+    if (!this.validNumber(params.To) && !ADDRESS.test(params.To)) {
+      return [400, TWILIO_ERRORS.invalidTo(params.To)]
+    }
+    if (!this.validNumber(params.From)) return [400, TWILIO_ERRORS.invalidFrom(params.From)]
     if (!params.Url && !params.Twiml && !params.ApplicationSid) {
       return [400, TWILIO_ERRORS.missingUrl()]
     }
+    if (params.Twiml && params.Twiml.length > MAX_TWIML_CHARS) {
+      return [400, TWILIO_ERRORS.twimlTooLong()]
+    }
+    // The SDK repeats the field for each event; one value may also list several
+    const events = new URLSearchParams(rawBody).getAll('StatusCallbackEvent')
     const call = this.addCall({
       from: params.From,
       to: params.To,
@@ -224,10 +290,16 @@ export class FakeTwilioApi {
       url: params.Url,
       twiml: params.Twiml,
       statusCallback: params.StatusCallback,
-      statusCallbackEvent: params.StatusCallbackEvent?.split(/[\s,]+/).filter(Boolean),
+      statusCallbackEvent: events.length
+        ? events.flatMap((event) => event.split(/[\s,]+/)).filter(Boolean)
+        : undefined,
     })
     this.options.onCallCreated?.(call)
     return [201, callResourceJson(call)]
+  }
+
+  private validNumber(number: string): boolean {
+    return E164.test(number) && !this.options.invalidNumbers?.includes(number)
   }
 
   private updateCall(

@@ -13,17 +13,20 @@ export type {
   TwilioHangUp,
   TwilioProtocolError,
 } from './FakeTwilioCall.js'
-export type { CallerUtterance, SayOptions } from './caller-audio.js'
-export type { ClearedAudio, HeardFrame } from './playback.js'
+export type { CallerUtterance, SayOptions } from '../phone/caller-audio.js'
+export type { ClearedAudio, HeardFrame } from '../phone/playback.js'
 export { readServerMessage } from './server-message.js'
 export type { ReadServerMessage } from './server-message.js'
 export { createFakeTwilioApi, FakeTwilioApi } from './FakeTwilioApi.js'
 export type {
+  FakeTwilioAnswerOptions,
   FakeTwilioApiOptions,
   RecordedTwilioRequest,
   SentStatusCallback,
 } from './FakeTwilioApi.js'
 export type { FakeTwilioCallRecord, TwilioCallStatus } from './call-resource.js'
+export { readTwimlStream } from './twiml-stream.js'
+export type { TwimlStream } from './twiml-stream.js'
 export type { RecordedRequest } from '../sse-server/types.js'
 export { twilioErrorBody } from './rest-errors.js'
 export type { TwilioErrorBody } from './rest-errors.js'

@@ -23,6 +23,16 @@ export const TWILIO_ERRORS = {
     twilioErrorBody(404, 20404, `The requested resource ${path} was not found`),
   missingTo: () => twilioErrorBody(400, 21201, "No 'To' number is specified"),
   missingFrom: () => twilioErrorBody(400, 21213, "No 'From' number is specified"),
+  invalidTo: (to: string) =>
+    twilioErrorBody(400, 21211, `The 'To' number ${to} is not a valid phone number.`),
+  invalidFrom: (from: string) =>
+    twilioErrorBody(
+      400,
+      21212,
+      `The 'From' number ${from} is not a valid phone number, shortcode, or alphanumeric sender ID.`
+    ),
+  twimlTooLong: () =>
+    twilioErrorBody(400, 32018, 'Twiml size exceeded maximum allowed value of 4000 characters'),
   missingUrl: () =>
     twilioErrorBody(400, 21205, 'Url parameter is required (or Twiml, or ApplicationSid).'),
   notInProgress: () => twilioErrorBody(400, 21220, 'Call is not in-progress. Cannot redirect.'),

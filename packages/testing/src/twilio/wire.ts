@@ -85,9 +85,8 @@ export type TwilioServerMessage =
   | { event: 'mark'; streamSid: string; mark: { name: string } }
   | { event: 'clear'; streamSid: string }
 
-/** μ-law bytes of one 20 ms frame at 8 kHz. */
-export const TWILIO_FRAME_BYTES = 160
-/** Length of a frame, in ms. */
-export const TWILIO_FRAME_MS = 20
-/** The μ-law code of silence. */
-export const MULAW_SILENCE = 0xff
+export {
+  MULAW_SILENCE,
+  PHONE_FRAME_BYTES as TWILIO_FRAME_BYTES,
+  PHONE_FRAME_MS as TWILIO_FRAME_MS,
+} from '../phone/wire.js'

@@ -73,6 +73,74 @@ describe('FakeTwilioApi with the twilio SDK', () => {
     ).rejects.toMatchObject({ status: 400, code: 21205 })
   })
 
+  it('refuses an invalid number (21211 To, 21212 From) and TwiML over 4 000 characters', async () => {
+    await api.close()
+    api = await createFakeTwilioApi({ invalidNumbers: ['+15005550001'] })
+    const twiml = '<Response/>'
+    const attempts = [
+      { to: '0612345678', from: '+15005550006', twiml },
+      { to: '+15005550001', from: '+15005550006', twiml },
+      { to: '+15005550006', from: 'me', twiml },
+      {
+        to: '+15005550006',
+        from: '+15005550006',
+        twiml: `<Response>${' '.repeat(4000)}</Response>`,
+      },
+    ]
+    const codes = []
+    for (const attempt of attempts) {
+      codes.push(
+        await client()
+          .calls.create(attempt)
+          .catch((error: any) => [error.status, error.code])
+      )
+    }
+    expect(codes).toEqual([
+      [400, 21211],
+      [400, 21211],
+      [400, 21212],
+      [400, 32018],
+    ])
+    expect(api.calls).toEqual([])
+    // A Client address is a valid To
+    await client().calls.create({ to: 'client:alice', from: '+15005550006', twiml })
+    expect(api.calls).toHaveLength(1)
+  })
+
+  it('answers a created call: its Media Stream connects with the TwiML parameters', async () => {
+    const server = await startMediaServer()
+    try {
+      const created = await client().calls.create({
+        to: '+15005550006',
+        from: '+15005550001',
+        twiml:
+          '<Response><Connect><Stream url="wss://voice.example.com/s">' +
+          '<Parameter name="who" value="a &amp; b"/></Stream></Connect></Response>',
+      })
+      const streamUrls: string[] = []
+      const stream = await api.answer(created.sid, {
+        url: (url) => {
+          streamUrls.push(url)
+          return server.url
+        },
+      })
+      expect(streamUrls).toEqual(['wss://voice.example.com/s'])
+      const connection = await server.connection()
+      while (connection.of('start').length === 0) await new Promise((r) => setTimeout(r, 5))
+      expect(connection.of('start')[0].start).toMatchObject({
+        callSid: created.sid,
+        accountSid: api.accountSid,
+        customParameters: { who: 'a & b' },
+      })
+      expect(api.call(created.sid)).toMatchObject({ status: 'in-progress', stream })
+      await expect(api.answer(created.sid)).rejects.toThrow(/in-progress, not waiting/)
+      await client().calls(created.sid).update({ status: 'completed' })
+      expect(await stream.closed).toMatchObject({ by: 'stop' })
+    } finally {
+      await server.close()
+    }
+  })
+
   it('hangs a call up with Status=completed, and its Media Stream with it', async () => {
     const server = await startMediaServer()
     try {

@@ -1,4 +1,5 @@
 import twilio from 'twilio'
+import { connectStreamTwiml } from '../twiml/connect-stream.js'
 
 /** A webhook request as any HTTP framework gives it: the full URL Twilio called, headers, raw body. */
 export interface WebhookRequest {
@@ -47,11 +48,7 @@ export function twilioVoiceWebhook(
     }
     const url =
       typeof options.streamUrl === 'function' ? options.streamUrl(params) : options.streamUrl
-    const response = new twilio.twiml.VoiceResponse()
-    const stream = response.connect().stream({ url })
-    for (const [name, value] of Object.entries(options.parameters?.(params) ?? {})) {
-      stream.parameter({ name, value })
-    }
-    return { status: 200, headers: { 'content-type': 'text/xml' }, body: response.toString() }
+    const body = connectStreamTwiml(url, options.parameters?.(params))
+    return { status: 200, headers: { 'content-type': 'text/xml' }, body }
   }
 }

@@ -1,5 +1,5 @@
 import { Resampler, encodeMulaw } from '@openmic/core/provider'
-import { MULAW_SILENCE, TWILIO_FRAME_BYTES } from './wire.js'
+import { MULAW_SILENCE, PHONE_FRAME_BYTES } from './wire.js'
 
 /** μ-law bytes per ms at 8 kHz. */
 const BYTES_PER_MS = 8
@@ -68,18 +68,18 @@ export class CallerAudio {
 
   /** The next frame: 160 bytes of what is queued, padded with silence. */
   nextFrame(): Buffer {
-    const frame = Buffer.alloc(TWILIO_FRAME_BYTES, MULAW_SILENCE)
+    const frame = Buffer.alloc(PHONE_FRAME_BYTES, MULAW_SILENCE)
     let filled = 0
-    while (filled < TWILIO_FRAME_BYTES && this.queue.length > 0) {
+    while (filled < PHONE_FRAME_BYTES && this.queue.length > 0) {
       const head = this.queue[0]!
-      const take = Math.min(head.length, TWILIO_FRAME_BYTES - filled)
+      const take = Math.min(head.length, PHONE_FRAME_BYTES - filled)
       head.copy(frame, filled, 0, take)
       filled += take
       if (take === head.length) this.queue.shift()
       else this.queue[0] = head.subarray(take)
     }
     this.queued -= filled
-    this.sent += TWILIO_FRAME_BYTES
+    this.sent += PHONE_FRAME_BYTES
     return frame
   }
 

@@ -1,4 +1,4 @@
-import { TWILIO_FRAME_BYTES } from './wire.js'
+import { PHONE_FRAME_BYTES } from './wire.js'
 
 /** One frame of the server's audio, played at `atMs` (ms from the start of the stream). */
 export interface HeardFrame {
@@ -24,7 +24,7 @@ type Queued = { kind: 'audio'; bytes: Buffer } | { kind: 'mark'; name: string }
 /**
  * The phone's playback buffer for what the server sends: audio queued as it arrives and played
  * one 160-byte frame per tick, marks sent back (`echo`) once the audio queued before them has
- * played, and `clear` dropping the rest and sending back every waiting mark, as Twilio does.
+ * played, and `clear` dropping the rest and sending back every waiting mark, as Twilio and Telnyx do.
  */
 export class Playback {
   /** Every frame played, in order. */
@@ -89,7 +89,7 @@ export class Playback {
 
     const parts: Buffer[] = []
     let filled = 0
-    while (filled < TWILIO_FRAME_BYTES && this.queue.length > 0) {
+    while (filled < PHONE_FRAME_BYTES && this.queue.length > 0) {
       const head: Queued = this.queue[0]!
       if (head.kind === 'mark') {
         // Reached inside this frame: its audio has played once the frame has.
@@ -97,7 +97,7 @@ export class Playback {
         this.queue.shift()
         continue
       }
-      const take = Math.min(head.bytes.length, TWILIO_FRAME_BYTES - filled)
+      const take = Math.min(head.bytes.length, PHONE_FRAME_BYTES - filled)
       parts.push(head.bytes.subarray(0, take))
       filled += take
       if (take === head.bytes.length) this.queue.shift()

@@ -1,4 +1,6 @@
+import { EventEmitter } from 'eventemitter3'
 import { encodeMulaw, Resampler } from '@openmic/core/provider'
+import type { MediaStreamCommand } from './media-stream-messages.js'
 
 /** μ-law 8 kHz: 8 bytes a ms; a Twilio frame is 20 ms. */
 const BYTES_PER_MS = 8
@@ -12,15 +14,13 @@ export interface PhonePlaybackOptions {
   /** A mark every so much audio (ms): how exactly playback is known. */
   markEveryMs: number
   /** Sends one message to the carrier. */
-  send: (
-    message:
-      | { event: 'media'; media: { payload: string } }
-      | { event: 'mark'; mark: { name: string } }
-      | { event: 'clear' }
-  ) => void
-  /** Everything sent was played: the position (ms of all the call's assistant audio). */
-  playedOut: (positionMs: number) => void
+  send: (command: MediaStreamCommand) => void
   now?: () => number
+}
+
+export interface PhonePlaybackEvents {
+  /** Everything sent was played: the position (ms of all the call's assistant audio). */
+  PlayedOut: [positionMs: number]
 }
 
 interface SentMark {
@@ -34,7 +34,7 @@ interface SentMark {
  * never more than `aheadMs` queued at the carrier, and where playback is known from the marks it
  * sends back. Positions count in ms of all the assistant audio given (the call's `Played` scale).
  */
-export class PhonePlayback {
+export class PhonePlayback extends EventEmitter<PhonePlaybackEvents> {
   private resampler = new Resampler({ fromRate: 16000, toRate: 8000 })
   /** μ-law not sent yet, and its position. */
   private pending = Buffer.alloc(0)
@@ -48,15 +48,27 @@ export class PhonePlayback {
   private playedMs = 0
   private playedAt = 0
   private paused = false
+  /** Resolvers of `whenPlayedOut()`, settled when the line goes quiet. */
+  private waiting: Array<() => void> = []
   private readonly now: () => number
 
   constructor(private readonly options: PhonePlaybackOptions) {
+    super()
     this.now = options.now ?? (() => performance.now())
   }
 
   /** Audio is queued or playing at the carrier. */
   get isPlaying(): boolean {
     return !this.paused && (this.marks.length > 0 || this.pending.length > 0)
+  }
+
+  /**
+   * Resolves once nothing is queued nor playing: at once if the line is quiet, else when the last
+   * mark comes back or the audio is dropped. A paused answer is waited for (it may resume).
+   */
+  whenPlayedOut(): Promise<void> {
+    if (!this.isPlaying && !this.paused) return Promise.resolve()
+    return new Promise((resolve) => this.waiting.push(resolve))
   }
 
   /** Assistant audio (PCM16 16 kHz). */
@@ -82,7 +94,8 @@ export class PhonePlayback {
     this.playedAt = this.now()
     this.pump()
     if (this.marks.length === 0 && this.pending.length === 0 && !this.paused) {
-      this.options.playedOut(this.playedMs)
+      this.emit('PlayedOut', this.playedMs)
+      this.settle()
     }
   }
 
@@ -124,12 +137,17 @@ export class PhonePlayback {
     this.unplayed = Buffer.alloc(0)
     this.resampler = new Resampler({ fromRate: 16000, toRate: 8000 })
     this.playedMs = at
+    this.settle()
     return at
   }
 
   /** Position after all the audio given so far. */
   private endMs(): number {
     return Math.max(this.pendingStartMs + this.pending.length / BYTES_PER_MS, this.playedMs)
+  }
+
+  private settle() {
+    for (const resolve of this.waiting.splice(0)) resolve()
   }
 
   private stop(): number {
@@ -164,13 +182,15 @@ export class PhonePlayback {
       }
       this.unplayed = Buffer.concat([this.unplayed, frame.subarray(0, realMs * BYTES_PER_MS)])
       this.pendingStartMs += realMs
-      this.options.send({ event: 'media', media: { payload: frame.toString('base64') } })
+      this.options.send({ event: 'media', payload: frame.toString('base64') })
       this.sinceMarkMs += FRAME_MS
-      if (this.sinceMarkMs >= this.options.markEveryMs || this.pending.length === 0) {
+      // A piece shorter than a frame left behind waits for the next mark's echo to be sent (see
+      // above): that mark must exist, or the piece would wait forever
+      if (this.sinceMarkMs >= this.options.markEveryMs || this.pending.length < FRAME_BYTES) {
         this.sinceMarkMs = 0
         const name = `m${++this.markSeq}`
         this.marks.push({ name, positionMs: this.pendingStartMs })
-        this.options.send({ event: 'mark', mark: { name } })
+        this.options.send({ event: 'mark', name })
       }
     }
   }

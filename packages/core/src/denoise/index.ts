@@ -1,0 +1,1 @@
+export type { Denoiser } from './Denoiser.js'
