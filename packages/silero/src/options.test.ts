@@ -25,6 +25,7 @@ describe('resolveOptions', () => {
     ['minSpeechMs', { minSpeechMs: -1 }],
     ['minSpeechMs', { minSpeechMs: Number.POSITIVE_INFINITY }],
     ['silenceMs', { silenceMs: '600' as unknown as number }],
+    ['pauseMs', { silenceMs: 600, pauseMs: 600 }],
   ])('throws a RangeError naming %s', (name, options) => {
     expect(() => resolveOptions(options)).toThrow(RangeError)
     expect(() => resolveOptions(options)).toThrow(new RegExp(`SileroVAD: ${name} must be`))

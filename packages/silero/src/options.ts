@@ -25,6 +25,12 @@ export interface SileroVADOptions {
    * sentences shorter than it stay inside one speech. Default `600`.
    */
   silenceMs?: number
+  /**
+   * How long silence must last to be a pause (ms, less than `silenceMs`): `SpeechPause`, then
+   * `SpeechResume` if the speech goes on or `SpeechEnd` if the silence lasts. For preemptive
+   * answers (a server starts answering at the pause). Default: no pause reported.
+   */
+  pauseMs?: number
   /** Receives the VAD's log lines (model load, failures). */
   logger?: Logger
 }
@@ -44,7 +50,15 @@ export function resolveOptions(options: SileroVADOptions): SpeechTrackerSettings
   check('minSpeechMs', minSpeechMs, minSpeechMs >= 0, 'a duration in ms, 0 or more')
   const silenceMs = options.silenceMs ?? 600
   check('silenceMs', silenceMs, silenceMs >= 0, 'a duration in ms, 0 or more')
-  return { threshold, negativeThreshold, minSpeechMs, silenceMs }
+  const { pauseMs } = options
+  if (pauseMs === undefined) return { threshold, negativeThreshold, minSpeechMs, silenceMs }
+  check(
+    'pauseMs',
+    pauseMs,
+    pauseMs >= 0 && pauseMs < silenceMs,
+    `a duration in ms below silenceMs (${silenceMs})`
+  )
+  return { threshold, negativeThreshold, minSpeechMs, silenceMs, pauseMs }
 }
 
 function check(name: string, value: unknown, valid: boolean, expected: string): void {

@@ -13,6 +13,15 @@ export const MicdropClientExtensions = {
    * Payload {@link MicdropClientHello}; an openmic server answers with its own `Hello`.
    */
   Hello: 'Hello',
+  /**
+   * Bare word, inside an utterance: the user paused (a short silence began; the client's end of
+   * speech is not decided). Followed by `ResumeSpeaking` (they went on: the same turn) or
+   * `StopSpeaking`. Send it only to a server whose `Hello` says `preemptive`: it starts the
+   * answer here and holds all of it until `StopSpeaking`.
+   */
+  PauseSpeaking: 'PauseSpeaking',
+  /** Bare word, after `PauseSpeaking`: the user went on speaking in the same turn. */
+  ResumeSpeaking: 'ResumeSpeaking',
 } as const
 
 /** Payload of `Played`. */

@@ -30,6 +30,11 @@ export interface MicdropServerHello {
    * server) only a pause is settled, once.
    */
   settlesBargeIns: boolean
+  /**
+   * The server answers preemptively: the client may send `PauseSpeaking` when the user pauses
+   * (a short silence, before its end of speech) and `ResumeSpeaking` if they go on.
+   */
+  preemptive?: boolean
 }
 
 /** Payload of `Caption`: words of the answer being spoken. */
@@ -111,7 +116,11 @@ export function parseServerMessage(text: string): MicdropServerMessage {
 
 /** What a server's `Hello` says it does; what it does not say (an older server), it does not do. */
 function serverHelloOf(payload: Record<string, unknown>): MicdropServerHello {
-  return { resume: payload.resume === true, settlesBargeIns: payload.settlesBargeIns === true }
+  return {
+    resume: payload.resume === true,
+    settlesBargeIns: payload.settlesBargeIns === true,
+    ...(payload.preemptive === true && { preemptive: true }),
+  }
 }
 
 function isObject(value: unknown): value is object {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { EnergyVAD } from './EnergyVAD.js'
 import type { VADSpeechEvent } from './VAD.js'
 
@@ -62,7 +62,33 @@ describe('EnergyVAD', () => {
     expect(events).toEqual([['start', 0]])
   })
 
+  it('with pauseMs, reports a pause that speech resumes, and one that becomes the end', () => {
+    const vad = new EnergyVAD({ minSpeechMs: 200, silenceMs: 600, pauseMs: 200 })
+    const events = record(vad)
+    vad.on('SpeechPause', ({ atMs }) => events.push(['pause', atMs]))
+    vad.on('SpeechResume', ({ atMs }) => events.push(['resume', atMs]))
+    // A 300 ms gap (a pause, then more words), a 100 ms gap (no pause), then the end
+    const audio = [tone(600), silence(300), tone(400), silence(100), tone(400), silence(800)]
+    vad.process(Buffer.concat(audio))
+    expect(events).toEqual([
+      ['start', 0],
+      ['pause', 600],
+      ['resume', 900],
+      ['pause', 1800],
+      ['end', 1800],
+    ])
+  })
+
+  it('without pauseMs, reports no pause', () => {
+    const vad = new EnergyVAD({ silenceMs: 600 })
+    const paused = vi.fn()
+    vad.on('SpeechPause', paused)
+    vad.process(Buffer.concat([tone(600), silence(400), tone(400), silence(800)]))
+    expect(paused).not.toHaveBeenCalled()
+  })
+
   it('refuses options that make no sense, naming them', () => {
+    expect(() => new EnergyVAD({ silenceMs: 600, pauseMs: 600 })).toThrow(/pauseMs/)
     expect(() => new EnergyVAD({ silenceMs: -1 })).toThrow(/silenceMs/)
     expect(() => new EnergyVAD({ thresholdDb: 3 })).toThrow(/thresholdDb/)
   })

@@ -7,6 +7,11 @@ export interface EnergyVADOptions {
   minSpeechMs?: number
   /** Quiet that must last before `SpeechEnd` (default 600 ms). */
   silenceMs?: number
+  /**
+   * Quiet that makes a pause (`SpeechPause`, then `SpeechResume` or `SpeechEnd`), less than
+   * `silenceMs`; without it no pause is reported. For preemptive answers.
+   */
+  pauseMs?: number
 }
 
 const WINDOW_MS = 20
@@ -26,10 +31,13 @@ export class EnergyVAD extends VAD {
   private readonly threshold: number
   private readonly minSpeechWindows: number
   private readonly silenceWindows: number
+  private readonly pauseWindows?: number
   private partial = Buffer.alloc(0)
   /** Windows processed so far: the position of the next one is `windows * 20` ms. */
   private windows = 0
   private speaking = false
+  /** A `SpeechPause` went and no `SpeechResume` or `SpeechEnd` since. */
+  private paused = false
   /** Loud (or, while speaking, quiet) windows in a row, and where the run began. */
   private run = 0
   private runStart = 0
@@ -48,6 +56,15 @@ export class EnergyVAD extends VAD {
     this.threshold = 32768 * 10 ** (thresholdDb / 20)
     this.minSpeechWindows = Math.max(1, Math.ceil(minSpeechMs / WINDOW_MS))
     this.silenceWindows = Math.max(1, Math.ceil(silenceMs / WINDOW_MS))
+    const { pauseMs } = options
+    if (pauseMs !== undefined) {
+      if (!Number.isFinite(pauseMs) || pauseMs < 0 || pauseMs >= silenceMs) {
+        throw new RangeError(
+          `EnergyVAD: pauseMs must be a number of ms >= 0 and < silenceMs (${silenceMs}), got ${pauseMs}`
+        )
+      }
+      this.pauseWindows = Math.max(1, Math.ceil(pauseMs / WINDOW_MS))
+    }
   }
 
   process(audio: Buffer): void {
@@ -60,6 +77,7 @@ export class EnergyVAD extends VAD {
 
   reset(): void {
     this.speaking = false
+    this.paused = false
     this.run = 0
   }
 
@@ -78,6 +96,10 @@ export class EnergyVAD extends VAD {
       this.run++
     } else {
       this.run = 0
+      if (this.paused) {
+        this.paused = false
+        this.emit('SpeechResume', { atMs })
+      }
     }
     if (!this.speaking && this.run >= this.minSpeechWindows) {
       this.speaking = true
@@ -85,8 +107,12 @@ export class EnergyVAD extends VAD {
       this.emit('SpeechStart', { atMs: this.runStart })
     } else if (this.speaking && this.run >= this.silenceWindows) {
       this.speaking = false
+      this.paused = false
       this.run = 0
       this.emit('SpeechEnd', { atMs: this.runStart })
+    } else if (this.speaking && !this.paused && this.run === this.pauseWindows) {
+      this.paused = true
+      this.emit('SpeechPause', { atMs: this.runStart })
     }
   }
 }

@@ -15,6 +15,15 @@ export interface VADEvents {
   SpeechStart: [event: VADSpeechEvent]
   /** The user stopped speaking: silence held for the VAD's end-of-speech time. `atMs`: where it began. */
   SpeechEnd: [event: VADSpeechEvent]
+  /**
+   * The user paused: silence held for the VAD's shorter pause time (a VAD with a pause time only),
+   * and the end of speech is not decided yet. `atMs`: where the silence began. Followed by
+   * `SpeechResume` (they went on) or `SpeechEnd` (the silence lasted). A server may start
+   * answering here and hold the answer until `SpeechEnd` (preemptive answers).
+   */
+  SpeechPause: [event: VADSpeechEvent]
+  /** After a `SpeechPause`, speech went on before `SpeechEnd`. `atMs`: where it came back. */
+  SpeechResume: [event: VADSpeechEvent]
   /** The VAD cannot go on (its model failed to load or to run); it emits nothing after it. */
   Failed: [error: unknown]
 }
@@ -26,7 +35,8 @@ export interface VADEvents {
  * One instance follows one call's audio; a VAD whose model loads asynchronously loads it once per
  * process and keeps the audio it is given meanwhile, so that nothing of a call's first words is
  * lost. Events come in the order of the audio, each `SpeechStart` followed by one `SpeechEnd`
- * (unless the VAD is reset or destroyed first).
+ * (unless the VAD is reset or destroyed first); between the two, a VAD that reports pauses
+ * emits `SpeechPause` and `SpeechResume` in turn (a pause still open at `SpeechEnd` ends with it).
  */
 export abstract class VAD extends EventEmitter<VADEvents> {
   logger?: Logger

@@ -117,6 +117,8 @@ export class Answer implements OutboxOwner {
   }
   private readonly playback = new AnswerPlayback()
   private readonly messages: SavedMessage[] = []
+  /** Its `tool_call` and `tool_result` items, in the outbox. */
+  private readonly toolEntries: OutboxEntry[] = []
   /** The agent skipped the answer itself (it sent `SkipAnswer`). */
   private skipped = false
   /** A `SkipAnswer` of it went out (not withheld, nor dropped with the gated output). */
@@ -236,7 +238,7 @@ export class Answer implements OutboxOwner {
   /** A `tool_call` or `tool_result` item of the answer: it goes in order, behind its message. */
   toolItem(item: MicdropConversationToolItem): void {
     this.acted = true
-    this.host.outbox.push({ type: 'item', item }, this)
+    this.toolEntries.push(this.host.outbox.push({ type: 'item', item }, this))
   }
 
   /** The agent removed the user's last message (noise): the client is told in order. */
@@ -319,6 +321,20 @@ export class Answer implements OutboxOwner {
   /** Nothing of it went out and it is asked again with more text: it disappears. */
   discard(): void {
     if (!this.final) this.end('cut', 0)
+  }
+
+  /**
+   * Nothing of it went out and the turn it answered was not over (a preemptive answer): it
+   * disappears with its tool items, which leave the conversation too (what the tools did is not
+   * undone; the agent asked again calls them again).
+   */
+  drop(): void {
+    if (this.final) return
+    for (const entry of this.toolEntries) {
+      if (entry.change.type === 'item') this.host.agent.removeMessage(entry.change.item)
+      entry.dropped = true
+    }
+    this.discard()
   }
 
   /** The release rule of every item the answer produced (see {@link Outbox}). */

@@ -14,6 +14,7 @@ import { Answer, type AnswerHost, type AnswerKind } from './Answer.js'
 import { Outbox } from './outbox.js'
 import { PlaybackClock } from './playback-clock.js'
 import type { CallControllerOptions, CallOutput } from './types.js'
+import { TurnEnd } from './turn-end.js'
 import { TurnTranscript } from './turn-transcript.js'
 import { Utterance } from './Utterance.js'
 
@@ -73,6 +74,8 @@ export class CallController implements AnswerHost {
   /** The pieces of the user's words, until they are taken into a user message. */
   private readonly transcript: TurnTranscript
   private turn?: UserTurn
+  /** The user paused (preemptive answers): the turn's end is not confirmed yet. */
+  private turnEnd?: TurnEnd
   /** A user message was added and has not been answered yet. */
   private unanswered = false
   /** The answers the client may still hear, oldest first: not final yet. */
@@ -127,6 +130,7 @@ export class CallController implements AnswerHost {
       (!this.reportsPlaybackEnd && performance.now() < this.clock.surelyPlayedAt) ||
       this.endCallPending ||
       this.speaking ||
+      this.turnEnd !== undefined ||
       this.transcript.waiting ||
       this.transcript.pending
     )
@@ -142,6 +146,8 @@ export class CallController implements AnswerHost {
   }
 
   startSpeaking(): void {
+    // A new utterance after a pause: the pause was the end of the turn
+    if (this.turnEnd?.paused) this.stopSpeaking()
     this.closeUtterance()
     const played = this.clock.takeReport()
     // Words said before the last ones were settled belong to the same turn
@@ -166,6 +172,7 @@ export class CallController implements AnswerHost {
   /** User audio; returns false when it was dropped (no open utterance). */
   userAudio(audio: Buffer): boolean {
     if (!this.utterance) {
+      if (this.turnEnd?.paused) return false // the silence of a pause
       this.droppedAudioFrames++
       return false
     }
@@ -178,21 +185,62 @@ export class CallController implements AnswerHost {
   }
 
   stopSpeaking(): void {
+    if (this.turnEnd?.paused) return this.confirmPause()
     this.speaking = false
     // The client waits for this turn's answer or SkipAnswer, even after a Mute.
     this.muted = false
     const utterance = this.closeUtterance()
-    if (this.pause) {
-      this.pause.timer = setTimeout(() => this.interruptHeld(), this.options.resumeTimeoutMs)
-    }
+    this.releaseTurnEnd(true)
+    this.awaitVerdict()
     this.userTurn().clock = { stopAt: performance.now() }
     this.transcript.userStopped(transcribing(utterance))
+  }
+
+  /**
+   * The user paused inside their utterance (preemptive answers only): the utterance so far is
+   * ended to the STT, and its words are answered at once, the answer held (gated) until the end
+   * of the turn is confirmed (`stopSpeaking`) or dropped if the user goes on (`resumeSpeaking`).
+   */
+  pauseSpeaking(): void {
+    if (!this.options.preemptive || !this.speaking || this.turnEnd?.paused) return
+    if (!this.turnEnd) {
+      this.turnEnd = new TurnEnd()
+      this.userTurn().clock = { stopAt: performance.now() }
+    }
+    this.turnEnd.paused = true
+    this.speaking = false
+    const utterance = this.closeUtterance()
+    this.transcript.userStopped(transcribing(utterance))
+  }
+
+  /**
+   * The user went on after a pause: the same turn goes on in a new utterance (its transcript
+   * joins the turn's text), and the answer held since the pause is dropped, nothing of it seen.
+   */
+  resumeSpeaking(): void {
+    const turnEnd = this.turnEnd
+    if (!turnEnd?.paused) return
+    turnEnd.paused = false
+    turnEnd.endsCall = false
+    turnEnd.noise = false
+    // First: the dropped answer's end must not answer the turn
+    this.speaking = true
+    this.transcript.userStarted()
+    const turn = this.turn
+    if (turn?.answer?.phase === 'gated') {
+      turn.answer.drop()
+      // Whatever it did, the whole turn is answered at its end
+      turn.answered = undefined
+      if (turn.message) this.unanswered = true
+    }
+    this.utterance = new Utterance(this.stt, this.output.log)
   }
 
   mute(): void {
     this.speaking = false
     this.muted = true
     const utterance = this.closeUtterance()
+    this.releaseTurnEnd(false)
     if (this.pause) {
       this.pause.bargeIns++
       this.interruptHeld()
@@ -212,10 +260,45 @@ export class CallController implements AnswerHost {
 
   /** The client left: the answers it was playing keep what it heard. */
   hangUp(): void {
+    // What the user said before they left stands; what answered it was never heard
+    this.releaseTurnEnd(false)
     clearTimeout(this.pause?.timer)
     const played = this.clock.takeReport()?.ms ?? this.pause?.atMs
     this.pause = undefined
     for (const answer of [...this.answers]) answer.interrupt(played)
+  }
+
+  /** After a pause, the end of the turn is confirmed: the answer held since goes at once. */
+  private confirmPause() {
+    this.releaseTurnEnd(true)
+    this.awaitVerdict()
+    this.userTurn().clock.stopAt = performance.now()
+    // Its text came during the pause: the turn is answered now (else when it is settled)
+    if (!this.transcript.waiting) this.onTurnText(true)
+  }
+
+  /**
+   * The turn's end is known (`confirmed`, else a mute or hang-up that drops what
+   * answered the pause): what waited for it goes.
+   */
+  private releaseTurnEnd(confirmed: boolean) {
+    const turnEnd = this.turnEnd
+    if (!turnEnd) return
+    this.turnEnd = undefined
+    turnEnd.confirm()
+    this.outbox.flush()
+    if (!confirmed) return
+    if (turnEnd.noise) this.resumeHeld()
+    if (turnEnd.endsCall) {
+      this.endCallPending = true
+      this.flushEndCall()
+    }
+  }
+
+  /** The utterance over paused answers ended: no verdict within the timeout is an interruption. */
+  private awaitVerdict() {
+    if (!this.pause) return
+    this.pause.timer = setTimeout(() => this.interruptHeld(), this.options.resumeTimeoutMs)
   }
 
   // ---- app commands ----
@@ -462,7 +545,7 @@ export class CallController implements AnswerHost {
       // An answer that went out stands, even one to an earlier message (muted, or timed out)
       const standing = turn.answer ? !turn.answer.restartable : turn.answered?.wentOut === true
       if (standing && turn.answer) {
-        if (settled) turn.answer.open()
+        if (settled && !this.turnEnd) turn.answer.open()
         return // answered once this answer was heard
       }
       // Taken first: what follows may end answers, and nothing may take these words twice
@@ -474,6 +557,11 @@ export class CallController implements AnswerHost {
     }
     if (this.speaking || this.muted) return
     if (this.endCallSent) return this.output.log('The call is ending: the turn is not answered')
+    if (this.turnEnd) {
+      // A pause: the words so far are answered, held until the end of the turn is confirmed
+      if (!turn.answer && this.unanswered) this.startAnswer('answer', { turn, gated: true })
+      return
+    }
     if (turn.answer) {
       if (settled) turn.answer.open()
       return
@@ -510,7 +598,7 @@ export class CallController implements AnswerHost {
     }
     turn.message = joined
     this.outbox.push({ type: 'cancel-last-user-message' })
-    this.outbox.push({ type: 'item', item: joined })
+    this.outbox.push({ type: 'item', item: joined }, this.turnEnd)
   }
 
   private addUserMessage(text: string): MicdropConversationMessage | undefined {
@@ -584,7 +672,11 @@ export class CallController implements AnswerHost {
 
   private onAgentMessage(message: MicdropConversationMessage) {
     if (message.role === 'assistant' && this.answering) return this.answering.saved(message)
-    this.outbox.push({ type: 'item', item: message })
+    // The user's words at a pause are seen once the turn's end is confirmed
+    this.outbox.push(
+      { type: 'item', item: message },
+      message.role === 'user' ? this.turnEnd : undefined
+    )
   }
 
   private onAgentToolMessage(item: MicdropConversationToolItem) {
@@ -593,7 +685,10 @@ export class CallController implements AnswerHost {
   }
 
   private onAgentCancelLastUserMessage() {
-    this.resumeHeld() // the agent found the user's words to be noise
+    // The agent found the user's words to be noise: what they paused resumes (at a pause, only
+    // once the turn is over)
+    if (this.turnEnd && this.answering?.phase === 'gated') this.turnEnd.noise = true
+    else this.resumeHeld()
     // The turn has no words any more: if the user goes on with a cough, it gets SkipAnswer
     const message = this.turn?.message
     if (message && !this.agent.conversation.includes(message)) this.turn!.message = undefined
@@ -607,7 +702,13 @@ export class CallController implements AnswerHost {
   }
 
   private onAgentEndCall() {
-    this.answering?.endsCall()
+    const answer = this.answering
+    answer?.endsCall()
+    // A preemptive answer's goodbye: only if the turn really ended there
+    if (this.turnEnd && answer?.phase === 'gated') {
+      this.turnEnd.endsCall = true
+      return
+    }
     this.endCallPending = true
     this.flushEndCall()
   }

@@ -49,4 +49,6 @@ export interface CallControllerOptions {
   resumeTimeoutMs: number
   /** With an STT that does not signal `TranscriptEnd`: how long an answer's output waits after its last piece (ms). */
   transcriptGraceMs: number
+  /** Answer at the user's pauses (`pauseSpeaking`), holding the answer until the turn's end. */
+  preemptive: boolean
 }

@@ -1,5 +1,6 @@
 import {
   MicdropClientCommands,
+  MicdropClientExtensions,
   MicdropCloseCodes,
   encodeServerMessage,
   parseClientExtension,
@@ -16,6 +17,13 @@ import { frameBuffer, frameSize } from './frames.js'
 import type { MicdropServerEvents, MicdropServerOptions } from './types.js'
 
 const DEFAULT_MAX_FRAME_BYTES = 65536
+/** The client's words about its own turns: with the server's VAD, it hears them instead. */
+const TURN_WORDS: ReadonlySet<string> = new Set([
+  MicdropClientCommands.StartSpeaking,
+  MicdropClientCommands.StopSpeaking,
+  MicdropClientExtensions.PauseSpeaking,
+  MicdropClientExtensions.ResumeSpeaking,
+])
 
 /**
  * One voice call over a WebSocket (`ws`): user audio to the STT, transcripts to the agent, answers
@@ -127,12 +135,7 @@ export class MicdropServer extends CallServer<MicdropServerEvents> {
   }
 
   private onCommand(text: string) {
-    if (
-      this.turns &&
-      (text === MicdropClientCommands.StartSpeaking || text === MicdropClientCommands.StopSpeaking)
-    ) {
-      return this.ignoreWithVad(text)
-    }
+    if (this.turns && TURN_WORDS.has(text)) return this.ignoreWithVad(text)
     switch (text) {
       case MicdropClientCommands.StartSpeaking:
         return this.input.startSpeaking()
@@ -141,6 +144,10 @@ export class MicdropServer extends CallServer<MicdropServerEvents> {
       case MicdropClientCommands.Mute:
         this.turns?.muted()
         return this.input.mute()
+      case MicdropClientExtensions.PauseSpeaking:
+        return this.input.pauseSpeaking()
+      case MicdropClientExtensions.ResumeSpeaking:
+        return this.input.resumeSpeaking()
       default:
         this.log(`Ignored unknown text frame: ${text.slice(0, 80)}`)
     }
@@ -172,7 +179,10 @@ export class MicdropServer extends CallServer<MicdropServerEvents> {
     // With the server's VAD the client's reports are ignored, and it may not pause (`resume`)
     this.clientSaidHello(this.turns ? { ...hello, reportsPlaybackEnd: false } : hello)
     const resume = !this.turns && this.resumesAfterNoise
-    this.sendFrame('Hello', { resume, settlesBargeIns: true })
+    // The VAD hears the pauses too: the client is not asked to report them
+    const preemptive = !this.turns && this.preemptive
+    const does = { resume, settlesBargeIns: true }
+    this.sendFrame('Hello', preemptive ? { ...does, preemptive: true } : does)
     this.input.clientKnown()
   }
 }

@@ -59,6 +59,17 @@ export interface MicdropServerOptions {
    */
   transcriptGraceMs?: number
   /**
+   * Preemptive answers (default false: they cost model calls). Where the user's pause is known
+   * before the end of their turn (an openmic client's `PauseSpeaking`, a server VAD's
+   * `SpeechPause`), the words so far are transcribed and answered at once (agent and TTS), and
+   * all of the answer (audio, frames, items) is held until the end of the turn is confirmed
+   * (`StopSpeaking`, `SpeechEnd`), then released at once; if the user goes on, it is dropped
+   * (agent and TTS cancelled, nothing of it seen or stored) and the whole turn is answered at its
+   * end. Saves up to the pause-to-end silence on each turn; each pause the user goes on after
+   * costs one model call and the TTS of its answer.
+   */
+  preemptive?: boolean
+  /**
    * Server-side VAD, for clients that stream their microphone without a VAD of their own
    * (devices, native apps): one instance per call (e.g. `new SileroVAD()` from
    * `@openmic/silero`, or core's `EnergyVAD`). All binary frames go to it, and the turns are

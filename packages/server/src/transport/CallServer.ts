@@ -46,6 +46,13 @@ export interface CallInput {
   userAudio(audio: Buffer): boolean
   /** The user stopped speaking (`StopSpeaking`): the utterance is transcribed and answered. */
   stopSpeaking(): void
+  /**
+   * The user paused inside the utterance (`PauseSpeaking`, a VAD's `SpeechPause`): with
+   * `preemptive`, the words so far are answered, the answer held until `stopSpeaking`.
+   */
+  pauseSpeaking(): void
+  /** After `pauseSpeaking`, the user went on (`ResumeSpeaking`): the held answer is dropped. */
+  resumeSpeaking(): void
   /** The user muted the microphone (`Mute`). */
   mute(): void
   /** How far the assistant's audio was played (`Played`), in ms of all the audio sent. */
@@ -117,6 +124,7 @@ export abstract class CallServer<
       resumeAfterNoise: options.resumeAfterNoise ?? true,
       resumeTimeoutMs: options.resumeTimeoutMs ?? DEFAULT_RESUME_TIMEOUT_MS,
       transcriptGraceMs: options.transcriptGraceMs ?? DEFAULT_TRANSCRIPT_GRACE_MS,
+      preemptive: options.preemptive ?? false,
       output: {
         send: (name, payload) => this.send(name, payload),
         audio: (audio, first) => this.audio(audio, first),
@@ -137,6 +145,8 @@ export abstract class CallServer<
       },
       userAudio: (audio) => call.userAudio(audio),
       stopSpeaking: () => call.stopSpeaking(),
+      pauseSpeaking: () => call.pauseSpeaking(),
+      resumeSpeaking: () => call.resumeSpeaking(),
       mute: () => {
         this.trackBargeIn()
         call.mute()
@@ -234,6 +244,11 @@ export abstract class CallServer<
     this.call.captions = hello.captions === true
     this.call.reportsPlaybackEnd = hello.reportsPlaybackEnd === true
     this.call.saidHello = true
+  }
+
+  /** Whether the call answers at the user's pauses (the `preemptive` option). */
+  protected get preemptive(): boolean {
+    return this.callOptions.preemptive ?? false
   }
 
   /** Whether answers may pause over the user's speech (the `resumeAfterNoise` option). */

@@ -22,6 +22,8 @@ function recordingInput() {
       audioMs += audio.length / 32
       return true
     },
+    pauseSpeaking: () => log.push(`PauseSpeaking after ${audioMs} ms of audio`),
+    resumeSpeaking: () => log.push(`ResumeSpeaking after ${audioMs} ms of audio`),
     mute: () => log.push('Mute'),
     played: () => log.push('Played'),
     clientKnown: () => {},
@@ -71,5 +73,26 @@ describe('VadTurns', () => {
     vad.emit('Failed', new Error('model gone'))
     turns.audio(tone(300))
     expect(log).toEqual(['StartSpeaking', 'StopSpeaking after 300 ms of audio'])
+  })
+
+  it('reports a VAD pause, and the resumed speech from its own start less the pre-roll', () => {
+    const { input, log } = recordingInput()
+    const vad = new EnergyVAD({ minSpeechMs: 200, silenceMs: 400, pauseMs: 200 })
+    const turns = new VadTurns(vad, input)
+    const audio = [silence(1000), tone(600), silence(300), tone(400), silence(500)]
+    for (const piece of audio) {
+      for (let at = 0; at < piece.length; at += 640) turns.audio(piece.subarray(at, at + 640))
+    }
+    // Speech 1000-1600 ms, paused from 1600 (heard at 1800), back at 1900 (heard within its
+    // first 20 ms window): the new utterance gets the audio from 1700 on again (the pause's
+    // audio is dropped by the call); the last silence is a pause first (heard at 2500), then
+    // the end (heard at 2700).
+    expect(log).toEqual([
+      'StartSpeaking',
+      'PauseSpeaking after 1000 ms of audio',
+      'ResumeSpeaking after 1120 ms of audio',
+      'PauseSpeaking after 1920 ms of audio',
+      'StopSpeaking after 2120 ms of audio',
+    ])
   })
 })

@@ -38,6 +38,8 @@ export class VadTurns {
   ) {
     vad.on('SpeechStart', this.onSpeechStart)
     vad.on('SpeechEnd', this.onSpeechEnd)
+    vad.on('SpeechPause', this.onSpeechPause)
+    vad.on('SpeechResume', this.onSpeechResume)
     vad.on('Failed', this.onFailed)
   }
 
@@ -70,6 +72,8 @@ export class VadTurns {
   destroy(): void {
     this.vad.off('SpeechStart', this.onSpeechStart)
     this.vad.off('SpeechEnd', this.onSpeechEnd)
+    this.vad.off('SpeechPause', this.onSpeechPause)
+    this.vad.off('SpeechResume', this.onSpeechResume)
     this.vad.off('Failed', this.onFailed)
     try {
       this.vad.destroy()
@@ -92,6 +96,17 @@ export class VadTurns {
     if (!this.speaking) return
     this.speaking = false
     this.input.stopSpeaking()
+  }
+
+  private readonly onSpeechPause = () => {
+    if (this.speaking) this.input.pauseSpeaking()
+  }
+
+  /** The user went on: the new utterance starts where the speech came back (less the pre-roll). */
+  private readonly onSpeechResume = ({ atMs }: VADSpeechEvent) => {
+    if (!this.speaking) return
+    this.input.resumeSpeaking()
+    this.send(this.since(atMs - PRE_ROLL_MS))
   }
 
   /** A VAD that fails hears nothing more: an utterance it opened ends, the call goes on. */

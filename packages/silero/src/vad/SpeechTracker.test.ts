@@ -57,6 +57,21 @@ describe('SpeechTracker', () => {
     expect(events).toEqual([{ type: 'SpeechStart', atMs: 0 }])
   })
 
+  it('with pauseMs, reports a pause the speech resumes after, and one that becomes its end', () => {
+    const events = track(
+      [...repeat(0.9, 10), ...repeat(0, 8), ...repeat(0.9, 5), ...repeat(0, 19)],
+      { pauseMs: 200 }
+    )
+    // 7 windows (224 ms) of silence make the pause; 19 (608 ms) the end
+    expect(events).toEqual([
+      { type: 'SpeechStart', atMs: 0 },
+      { type: 'SpeechPause', atMs: 10 * 32 },
+      { type: 'SpeechResume', atMs: 18 * 32 },
+      { type: 'SpeechPause', atMs: 23 * 32 },
+      { type: 'SpeechEnd', atMs: 23 * 32 },
+    ])
+  })
+
   it('with minSpeechMs 0, the first window above the threshold starts speech', () => {
     expect(track([0, 0.6], { minSpeechMs: 0 })).toEqual([{ type: 'SpeechStart', atMs: 32 }])
   })

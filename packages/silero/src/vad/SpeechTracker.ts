@@ -14,6 +14,8 @@ export interface SpeechTrackerSettings {
   negativeThreshold: number
   minSpeechMs: number
   silenceMs: number
+  /** Silence that makes a pause (`SpeechPause`), less than `silenceMs`; none reported without it. */
+  pauseMs?: number
 }
 
 /** An event the tracker decided, for the VAD to emit. */
@@ -32,12 +34,17 @@ export interface TrackedEvent {
  *   drops it (a click, a cough).
  * - Speech → a window below `negativeThreshold` begins a silence, which a window at or above
  *   `threshold` ends (between the two, a silence in progress goes on: silero-vad's own rule). A
- *   silence of `silenceMs` ends the speech (`SpeechEnd` where the silence began).
+ *   silence of `silenceMs` ends the speech (`SpeechEnd` where the silence began). With `pauseMs`,
+ *   a silence of that long is a pause first (`SpeechPause` where it began), and a window at or
+ *   above `threshold` after it resumes the speech (`SpeechResume`).
  */
 export class SpeechTracker {
   private readonly minSpeech: number
   private readonly silence: number
   private readonly maxGap: number
+  private readonly pause?: number
+  /** A `SpeechPause` went, and no `SpeechResume` or `SpeechEnd` since. */
+  private paused = false
   private speaking = false
   /** First sample of the candidate speech (or of the speech, once started). */
   private speechStart?: number
@@ -50,6 +57,7 @@ export class SpeechTracker {
     this.minSpeech = settings.minSpeechMs * SAMPLES_PER_MS
     this.silence = settings.silenceMs * SAMPLES_PER_MS
     this.maxGap = Math.min(CANDIDATE_GAP_MS, settings.silenceMs) * SAMPLES_PER_MS
+    if (settings.pauseMs !== undefined) this.pause = settings.pauseMs * SAMPLES_PER_MS
   }
 
   /**
@@ -60,12 +68,26 @@ export class SpeechTracker {
   push(start: number, end: number, probability: number): TrackedEvent | undefined {
     const { threshold, negativeThreshold } = this.settings
     if (this.speaking) {
-      if (probability >= threshold) this.silenceStart = undefined
-      else if (probability < negativeThreshold) this.silenceStart ??= start
+      if (probability >= threshold) {
+        this.silenceStart = undefined
+        if (this.paused) {
+          this.paused = false
+          return { type: 'SpeechResume', atMs: start / SAMPLES_PER_MS }
+        }
+      } else if (probability < negativeThreshold) this.silenceStart ??= start
       if (this.silenceStart !== undefined && end - this.silenceStart >= this.silence) {
         const atMs = this.silenceStart / SAMPLES_PER_MS
         this.reset()
         return { type: 'SpeechEnd', atMs }
+      }
+      if (
+        this.pause !== undefined &&
+        !this.paused &&
+        this.silenceStart !== undefined &&
+        end - this.silenceStart >= this.pause
+      ) {
+        this.paused = true
+        return { type: 'SpeechPause', atMs: this.silenceStart / SAMPLES_PER_MS }
       }
       return undefined
     }
@@ -86,6 +108,7 @@ export class SpeechTracker {
   /** Back to silence: the speech or candidate in progress is forgotten. */
   reset(): void {
     this.speaking = false
+    this.paused = false
     this.speechStart = undefined
     this.silenceStart = undefined
   }

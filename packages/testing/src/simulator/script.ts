@@ -74,6 +74,13 @@ export interface CallScript {
   latencyMs?: number
   /** The client's playback starts this long after audio comes to an empty queue (default 60 ms). */
   prebufferMs?: number
+  /**
+   * The client's end of speech: `StopSpeaking` goes this long after the user's speech ended
+   * (default 0). An utterance that starts before then goes on the same utterance (its audio in
+   * the same STT stream); an openmic client talking to a preemptive server sends `PauseSpeaking`
+   * when the speech ends and `ResumeSpeaking` when it goes on.
+   */
+  endSilenceMs?: number
   /** The server's options (the default server only). */
   server?: {
     firstMessage?: string
@@ -81,6 +88,8 @@ export interface CallScript {
     transcriptGraceMs?: number
     transcriptTimeoutMs?: number
     resumeTimeoutMs?: number
+    /** Preemptive answers: an openmic client then reports the user's pauses. */
+    preemptive?: boolean
   }
   /** The default agent: one answer per `answer()`, in order, the last one repeating. */
   agent?: {
@@ -129,6 +138,7 @@ export interface FullScript {
   client: 'openmic' | 'micdrop'
   latencyMs: number
   prebufferMs: number
+  endSilenceMs: number
   server: NonNullable<CallScript['server']>
   agent: { answers?: ScriptedAnswer[]; firstWordDelayMs: number; wordDelayMs: number }
   stt: { transcriptEnd: boolean }
@@ -150,6 +160,7 @@ export function fullScript(script: CallScript): FullScript {
     client: script.client ?? 'openmic',
     latencyMs: script.latencyMs ?? 20,
     prebufferMs: script.prebufferMs ?? 60,
+    endSilenceMs: script.endSilenceMs ?? 0,
     server: { ...script.server },
     agent: {
       answers: script.agent?.answers,

@@ -175,7 +175,13 @@ async function runCall(
     store.onLoaded(() => {
       for (const frame of heldWhileLoading.splice(0)) log.add({ type: 'handled', frame })
     })
-    client = new SimulatedClient(script.client, pair.client, script.prebufferMs, log)
+    client = new SimulatedClient(
+      script.client,
+      pair.client,
+      script.prebufferMs,
+      log,
+      script.endSilenceMs
+    )
     const parts: SimulatedParts = { stt, tts, store, conversationId: 'simulated-call', logger }
     const server = options.server
       ? options.server(pair.server, parts)
@@ -246,6 +252,7 @@ export function defaultServer(socket: WebSocket, parts: SimulatedParts, script: 
     transcriptGraceMs,
     transcriptTimeoutMs,
     resumeTimeoutMs,
+    preemptive,
   } = script.server
   return new MicdropServer(socket, {
     agent: createScriptedAgent(script.agent),
@@ -259,6 +266,7 @@ export function defaultServer(socket: WebSocket, parts: SimulatedParts, script: 
     transcriptGraceMs,
     transcriptTimeoutMs,
     resumeTimeoutMs,
+    preemptive,
   })
 }
 

@@ -1,5 +1,6 @@
 import {
   MicdropClientCommands,
+  MicdropClientExtensions,
   encodeClientHello,
   encodePlayed,
   parseServerMessage,
@@ -42,6 +43,10 @@ export class SimulatedClient {
   serverResume = false
   /** The server's `Hello` said it settles every barge-in, once, in order (openmic kind). */
   serverSettlesBargeIns = false
+  /** The server's `Hello` said it answers at pauses: the client sends `PauseSpeaking` (openmic kind). */
+  serverPreemptive = false
+  /** The user's speech ended; `StopSpeaking` waits for the end-of-speech silence. */
+  private pendingStop?: { timer: ReturnType<typeof setTimeout>; paused: boolean }
   /** A cut answer's audio still on its way is discarded, until the server settles the barge-in. */
   private discardingCut = false
   /** Barge-ins the server has not settled yet (`StartSpeaking`, `Mute`). */
@@ -70,7 +75,9 @@ export class SimulatedClient {
     readonly kind: 'openmic' | 'micdrop',
     private readonly end: ClientEnd,
     prebufferMs: number,
-    private readonly log: CallLog
+    private readonly log: CallLog,
+    /** Silence after the user's speech before `StopSpeaking` (the client VAD's end of speech). */
+    private readonly endSilenceMs = 0
   ) {
     this.speaker = new SimulatedSpeaker(prebufferMs, log)
     this.speaker.onChange(() => this.onPlaybackChange())
@@ -105,6 +112,13 @@ export class SimulatedClient {
   }
 
   startSpeaking(): void {
+    // Speech again before the end of speech: the same utterance goes on
+    if (this.pendingStop) {
+      clearTimeout(this.pendingStop.timer)
+      if (this.pendingStop.paused) this.end.sendText(MicdropClientExtensions.ResumeSpeaking)
+      this.pendingStop = undefined
+      return
+    }
     this.muted = false
     if (this.kind === 'openmic') {
       const pause = this.answerPaused || (this.serverResume && this.speaker.queuedMs > 0)
@@ -126,6 +140,22 @@ export class SimulatedClient {
   }
 
   stopSpeaking(): void {
+    if (this.endSilenceMs > 0 && !this.pendingStop) {
+      // A pause begins: a preemptive server hears of it at once, the end of speech comes later
+      const paused = this.kind === 'openmic' && this.serverPreemptive
+      if (paused) this.end.sendText(MicdropClientExtensions.PauseSpeaking)
+      const timer = setTimeout(() => {
+        this.pendingStop = undefined
+        if (this.end.open) this.endSpeaking()
+      }, this.endSilenceMs)
+      this.pendingStop = { timer, paused }
+      return
+    }
+    this.endSpeaking()
+  }
+
+  /** The client's end of speech. */
+  private endSpeaking(): void {
     this.end.sendText(MicdropClientCommands.StopSpeaking)
     this.speaking = false
     this.setProcessing(this.end.open)
@@ -133,6 +163,7 @@ export class SimulatedClient {
 
   /** The user pauses the call: playback stops, the server is told (`Mute`). */
   mute(): void {
+    this.cancelPendingStop()
     if (this.kind === 'openmic') this.reportPlayed(false)
     this.end.sendText(MicdropClientCommands.Mute)
     this.bargedIn()
@@ -146,6 +177,7 @@ export class SimulatedClient {
   hangUp(byUser: boolean): void {
     if (!this.end.open) return
     this.hungUpByUser = byUser
+    this.cancelPendingStop()
     // What was heard of the answer playing: the server keeps that much of it
     if (this.kind === 'openmic') this.reportPlayed(false)
     this.closedAt ??= Date.now()
@@ -153,6 +185,11 @@ export class SimulatedClient {
     this.speaker.stop()
     this.end.close(1000)
     this.changed()
+  }
+
+  private cancelPendingStop() {
+    if (this.pendingStop) clearTimeout(this.pendingStop.timer)
+    this.pendingStop = undefined
   }
 
   // ---- from the server ----
@@ -200,6 +237,7 @@ export class SimulatedClient {
         if (this.kind !== 'openmic') return
         this.serverResume = message.hello.resume
         this.serverSettlesBargeIns = message.hello.settlesBargeIns
+        this.serverPreemptive = message.hello.preemptive === true
         return
       case 'Resume':
         // A later barge-in still waits for its own verdict: the answer stays paused

@@ -27,11 +27,14 @@ export class SimulatedSTT extends STT {
   }
 
   transcribe(audio: Readable): void {
-    let utterance = 0
+    // Several utterances in one stream (a client whose end of speech waits longer than the
+    // user's pause): the first one's script, with all their words
+    const tags: number[] = []
     audio.on('data', (chunk: Buffer) => {
-      if (utterance === 0) utterance = tagOf(chunk)
+      const tag = tagOf(chunk)
+      if (tag !== tags.at(-1)) tags.push(tag)
     })
-    audio.once('end', () => this.play(utterance))
+    audio.once('end', () => this.play(tags[0] ?? 0, tags))
   }
 
   override destroy(): void {
@@ -41,10 +44,11 @@ export class SimulatedSTT extends STT {
     super.destroy()
   }
 
-  private play(utterance: number) {
+  private play(utterance: number, tags: number[] = [utterance]) {
     const behaviour = this.behaviourOf(utterance)
     if (behaviour.silent) return
-    const pieces = [...(behaviour.pieces ?? [{ text: this.wordsOf(utterance) }])].sort(
+    const words = tags.map((tag) => this.wordsOf(tag)).filter((text) => text !== '')
+    const pieces = [...(behaviour.pieces ?? [{ text: words.join(' ') }])].sort(
       (a, b) => (a.afterMs ?? 0) - (b.afterMs ?? 0)
     )
     // One transcription ends once: in TranscriptEnd, or in Failed (the STT contract)

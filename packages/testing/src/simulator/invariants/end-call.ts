@@ -7,7 +7,9 @@ import type { CallRecord, Violation } from './call-record.js'
  * it. And once the agent ended the call, `EndCall` does come (unless the user hung up first).
  */
 export function checkEndCall(record: CallRecord): Violation[] {
-  const ended = record.events.find((event) => event.type === 'agent' && event.what === 'end-call')
+  const ended = record.events.find(
+    (event) => event.type === 'agent' && event.what === 'end-call' && !takenBack(record, event)
+  )
   if (!ended || ended.type !== 'agent') return []
   const goodbye = ended.speak
   const { endCallAt, endCallRemainingMs, hungUpByUser } = record.client
@@ -50,4 +52,22 @@ export function checkEndCall(record: CallRecord): Violation[] {
     })
   }
   return violations
+}
+
+/**
+ * A preemptive answer's `end_call` that the user spoke on through (`ResumeSpeaking` after it,
+ * before any audio of that answer went): the answer was dropped, the call goes on.
+ */
+function takenBack(record: CallRecord, ended: CallRecord['events'][number]): boolean {
+  if (ended.type !== 'agent') return false
+  const after = record.events.slice(record.events.indexOf(ended))
+  for (const event of after) {
+    if (event.type === 'sent' && event.frame.kind === 'audio' && event.frame.tag === ended.speak) {
+      return false
+    }
+    if (event.type === 'handled' && event.frame.kind === 'text') {
+      if (event.frame.text === 'ResumeSpeaking') return true
+    }
+  }
+  return false
 }
