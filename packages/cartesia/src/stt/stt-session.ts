@@ -92,13 +92,13 @@ export class STTSession {
   }
 
   /** True once the connection opened, even after it is gone. */
-  get opened(): boolean {
+  get wasReady(): boolean {
     return this.everOpened
   }
 
-  /** False once the session is gone (or going). */
-  get usable(): boolean {
-    return !this.closed
+  /** True once the session is gone (or going). */
+  get isOver(): boolean {
+    return this.closed
   }
 
   /** Sends audio now, or as soon as the socket is open. */
@@ -112,7 +112,7 @@ export class STTSession {
   }
 
   /** Closes the session (a clean close, or a cut while it is still opening). */
-  close(): void {
+  dispose(): void {
     if (this.closed) return
     this.closed = true
     clearTimeout(this.timer)
