@@ -1,3 +1,4 @@
+import { MICDROP_AUDIO_FORMAT } from '@openmic/core/provider'
 import type { STTErrorResponse } from '@cartesia/cartesia-js/resources/stt/stt'
 import type { STTManualFinalizeWebsocketResponse } from '@cartesia/cartesia-js/resources/stt/manual-finalize/manual-finalize'
 import type { ManualFinalizeWS } from '@cartesia/cartesia-js/resources/stt/manual-finalize/ws'
@@ -5,11 +6,7 @@ import type { IncomingMessage } from 'node:http'
 import type { Cartesia } from '../api/cartesia-sdk.js'
 import { readRefusal } from '../api/refusal.js'
 import { CartesiaSTTError } from './errors.js'
-import {
-  CARTESIA_STT_SAMPLE_RATE,
-  DEFAULT_CARTESIA_STT_MODEL,
-  type CartesiaSTTOptions,
-} from './types.js'
+import { DEFAULT_CARTESIA_STT_MODEL, type CartesiaSTTOptions } from './types.js'
 
 /** What an {@link STTSession} reports to its owner. */
 export interface STTSessionEvents {
@@ -46,7 +43,7 @@ export class STTSession {
       {
         model: options.model ?? DEFAULT_CARTESIA_STT_MODEL,
         encoding: 'pcm_s16le',
-        sample_rate: CARTESIA_STT_SAMPLE_RATE,
+        sample_rate: MICDROP_AUDIO_FORMAT.sampleRate,
         ...(options.language ? { language: options.language as 'en' } : {}),
         ...(options.keyterms?.length ? { keyterm: options.keyterms } : {}),
       },

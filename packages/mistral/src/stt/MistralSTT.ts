@@ -1,12 +1,9 @@
+import { MICDROP_AUDIO_FORMAT } from '@openmic/core/provider'
 import { StreamingSTT, type StreamingUtterance } from '@openmic/core/provider'
 import { MistralSTTError } from './errors.js'
 import { RealtimeSocket } from './realtime-socket.js'
 import { realtimeURL } from './realtime-url.js'
-import {
-  DEFAULT_MISTRAL_STT_MODEL,
-  MISTRAL_STT_SAMPLE_RATE,
-  type MistralSTTOptions,
-} from './types.js'
+import { DEFAULT_MISTRAL_STT_MODEL, type MistralSTTOptions } from './types.js'
 
 /** One user utterance; once its flush was sent, the next `transcription.done` ends it. */
 interface Utterance extends StreamingUtterance<RealtimeSocket> {
@@ -69,7 +66,7 @@ export class MistralSTT extends StreamingSTT<RealtimeSocket, Utterance> {
         session: {
           audio_format: {
             encoding: options.encoding ?? 'pcm_s16le',
-            sample_rate: MISTRAL_STT_SAMPLE_RATE,
+            sample_rate: MICDROP_AUDIO_FORMAT.sampleRate,
           },
           ...(options.targetStreamingDelayMs !== undefined
             ? { target_streaming_delay_ms: options.targetStreamingDelayMs }
