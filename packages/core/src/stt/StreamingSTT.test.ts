@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { StreamingSTT, type StreamingConnection, type StreamingUtterance } from './StreamingSTT.js'
+import { StreamingSTT, type StreamingConnection } from './StreamingSTT.js'
 
 /** A connection in memory: what was sent on it, and whether it opened. */
 class FakeConnection implements StreamingConnection {
@@ -39,7 +39,7 @@ class TestSTT extends StreamingSTT<FakeConnection> {
   /** The provider answers the oldest ended utterance of `connection`. */
   answer(connection: FakeConnection, text: string): void {
     const utterance = this.ending(connection)
-    if (utterance) this.complete(utterance as StreamingUtterance<FakeConnection>, text)
+    if (utterance) this.complete(utterance, text)
   }
   fail(connection: FakeConnection, error: Error): void {
     this.failConnection(connection, error)
