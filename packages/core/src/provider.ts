@@ -41,3 +41,12 @@ export { errorBodyMessage } from './socket/error-body-message.js'
 export type { JsonSocketEnd, JsonSocketOptions, WebSocketLike } from './socket/JsonSocket.js'
 export { readRefusedUpgrade } from './socket/refused-upgrade.js'
 export type { RefusedUpgrade, UpgradeRefusal } from './socket/refused-upgrade.js'
+export { StreamingSTT } from './stt/StreamingSTT.js'
+export type {
+  StreamingAudio,
+  StreamingConnection,
+  StreamingSTTOptions,
+  StreamingUtterance,
+} from './stt/StreamingSTT.js'
+export { Pcm16Aligner } from './speech/Pcm16Aligner.js'
+export { MICDROP_AUDIO_FORMAT, audioBytes, audioMs } from './protocol/commands.js'

@@ -1,3 +1,5 @@
+import { ProviderError } from '@openmic/core'
+
 /** Which class an error comes from: its message starts with this name. */
 export type GradiumProvider = 'GradiumSTT' | 'GradiumTTS'
 
@@ -6,11 +8,13 @@ export type GradiumProvider = 'GradiumSTT' | 'GradiumTTS'
  * when there is one, the HTTP status of a refused connection or the code of Gradium's in-band
  * `error` message: `GradiumTTS: HTTP 401 invalid api key`, `GradiumSTT: error 1008 ...`.
  */
-export class GradiumError extends Error {
+export class GradiumError extends ProviderError {
   override readonly name = 'GradiumError'
+  /** The class that failed. */
+  declare readonly provider: GradiumProvider
+
   constructor(
-    /** The class that failed. */
-    readonly provider: GradiumProvider,
+    provider: GradiumProvider,
     message: string,
     details: {
       /** The HTTP status of a refused WebSocket upgrade (401 for a wrong key...). */
@@ -19,12 +23,9 @@ export class GradiumError extends Error {
       code?: number
     } = {}
   ) {
-    super(`${provider}: ${message}`)
-    this.status = details.status
-    this.code = details.code
+    super(provider, message, {
+      status: details.status,
+      code: details.code === undefined ? undefined : String(details.code),
+    })
   }
-  /** The HTTP status of a refused WebSocket upgrade. */
-  readonly status: number | undefined
-  /** The `code` of an in-band `error` message. */
-  readonly code: number | undefined
 }

@@ -1,17 +1,12 @@
-import { STT } from '@openmic/core'
-import { UtteranceQueue, type QueuedUtterance } from '@openmic/core/provider'
-import type { Readable } from 'node:stream'
+import { StreamingSTT, type StreamingUtterance } from '@openmic/core/provider'
 import { Cartesia } from '../api/cartesia-sdk.js'
 import { CARTESIA_BASE_URL } from '../api/websocket-url.js'
 import { CartesiaSTTError } from './errors.js'
 import { STTSession } from './stt-session.js'
 import type { CartesiaSTTOptions } from './types.js'
 
-/** One user utterance: its audio waiting to be sent, and where it stands. */
-interface Utterance extends QueuedUtterance {
-  /** The session its audio went to; its death fails the utterance. */
-  session?: STTSession
-  finalized: boolean
+/** One user utterance; once its `finalize` was sent, the next `flush_done` ends it. */
+interface Utterance extends StreamingUtterance<STTSession> {
   /** Its final pieces so far, joined verbatim (Cartesia's deltas carry their own spaces). */
   finals: string
   /** The last `Partial` emitted, so the same text is not shown twice. */
@@ -40,86 +35,39 @@ interface Utterance extends QueuedUtterance {
  * stt.on('Transcript', (text) => console.log('User:', text))
  * stt.transcribe(utteranceAudio) // a Readable of PCM16 16 kHz mono that ends with the utterance
  */
-export class CartesiaSTT extends STT {
+export class CartesiaSTT extends StreamingSTT<STTSession, Utterance> {
   /** The SDK client sessions are opened with. */
   private readonly cartesia: Cartesia
-  private session?: STTSession
-  /** Utterances not finished, in order: audio is sent, and transcripts matched, in this order. */
-  private readonly utterances = new UtteranceQueue<Utterance>()
-  private destroyed = false
   private readonly connectionTimeoutMs: number
-  private readonly transcriptionTimeoutMs: number
 
   constructor(private readonly options: CartesiaSTTOptions = {}) {
-    super()
+    super({ transcriptionTimeoutMs: options.transcriptionTimeoutMs ?? 4000 })
     this.connectionTimeoutMs = options.connectionTimeoutMs ?? 5000
-    this.transcriptionTimeoutMs = options.transcriptionTimeoutMs ?? 4000
     this.cartesia = new Cartesia({
       apiKey: options.apiKey ?? process.env.CARTESIA_API_KEY ?? '',
       baseURL: options.baseURL ?? CARTESIA_BASE_URL,
       maxRetries: 0,
     })
-    this.connect()
+    this.start()
   }
 
-  /** Each utterance's text comes whole, followed by `TranscriptEnd`. */
-  override get signalsTranscriptEnd(): boolean {
-    return true
+  protected newUtterance() {
+    return { finals: '', partial: '' }
   }
 
-  transcribe(audio: Readable): void {
-    if (this.destroyed) return
-    const utterance: Utterance = {
-      queue: [],
-      sentAudio: false,
-      ended: false,
-      finalized: false,
-      finals: '',
-      partial: '',
-    }
-    this.utterances.follow(utterance, audio, { changed: () => this.pump() })
+  protected sendAudio(session: STTSession, chunk: Buffer): void {
+    session.sendAudio(chunk)
   }
 
-  override destroy(): void {
-    this.destroyed = true
-    this.utterances.close()
-    this.session?.close()
-    this.session = undefined
-    super.destroy()
+  protected sendEnd(session: STTSession): void {
+    session.finalize()
   }
 
-  /** Sends what the utterances hold, in order, opening a session when there is none. */
-  private pump(): void {
-    if (this.destroyed) return
-    // Nothing was said: no request at all.
-    for (const utterance of this.utterances.silent()) {
-      this.utterances.finish(utterance, () => this.emitFinalTranscript(''))
-    }
-    if (!this.utterances.items.some((u) => !u.finalized && (u.queue.length > 0 || u.ended))) return
-    if (!this.session?.usable) this.connect()
-    const session = this.session!
-    for (const utterance of this.utterances.items) {
-      if (utterance.finalized) continue
-      if (utterance.queue.length > 0) {
-        utterance.session = session
-        utterance.sentAudio = true
-        for (const chunk of utterance.queue.splice(0)) session.sendAudio(chunk)
-      }
-      // The next utterance's audio waits for this one's end, so that finalizes cut at the right place.
-      if (!utterance.ended) return
-      utterance.finalized = true
-      session.finalize()
-      utterance.timer = setTimeout(() => {
-        const error = new CartesiaSTTError(
-          `no transcript ${this.transcriptionTimeoutMs} ms after the utterance ended`
-        )
-        this.failSession(session, error)
-      }, this.transcriptionTimeoutMs)
-    }
+  protected timeoutError(timeoutMs: number): CartesiaSTTError {
+    return new CartesiaSTTError(`no transcript ${timeoutMs} ms after the utterance ended`)
   }
 
-  private connect(): void {
-    if (this.destroyed) return
+  protected connect(): STTSession {
     const session: STTSession = new STTSession(
       this.cartesia,
       { ...this.options, connectionTimeoutMs: this.connectionTimeoutMs },
@@ -131,47 +79,20 @@ export class CartesiaSTT extends STT {
           const soFar = (isFinal ? utterance.finals : utterance.finals + text).trim()
           if (!soFar || soFar === utterance.partial) return
           utterance.partial = soFar
-          this.emit('Partial', soFar)
+          this.partial(soFar)
         },
         onFlushDone: () => {
-          const utterance = this.utterances.items.find((u) => u.session === session && u.finalized)
+          const utterance = this.ending(session)
           if (!utterance) return this.log('Ignored a flush_done with no utterance waiting for it')
-          this.utterances.finish(utterance, () => this.emitFinalTranscript(utterance.finals.trim()))
+          this.complete(utterance, utterance.finals.trim())
         },
         // The session's state after an error is unknown: it is dropped, so that no later
         // transcript is matched to the wrong utterance.
-        onError: (error) => this.failSession(session, error),
-        onClosed: (error) => this.failSession(session, error),
+        onError: (error) => this.failConnection(session, error),
+        onClosed: (error) => this.failConnection(session, error),
         log: (...message) => this.log(...message),
       }
     )
-    this.session = session
-  }
-
-  /** The utterance the next text of `session` belongs to: the oldest one whose audio went there. */
-  private current(session: STTSession): Utterance | undefined {
-    return this.utterances.items.find((u) => u.session === session)
-  }
-
-  /**
-   * Drops a session: every utterance whose audio went to it (or, when it never opened, that waits
-   * for it) fails with `error`; utterances whose audio is all still here go to the next session.
-   */
-  private failSession(session: STTSession, error: CartesiaSTTError): void {
-    if (this.destroyed) return
-    const neverOpened = !session.opened
-    session.close()
-    if (this.session === session) this.session = undefined
-    const failed = this.utterances.items.filter(
-      (u) =>
-        u.session === session || (neverOpened && !u.finalized && (u.queue.length > 0 || u.ended))
-    )
-    if (failed.length === 0) this.log('Session ended:', error.message)
-    for (const utterance of failed) {
-      this.utterances.finish(utterance, () => this.emit('Failed', error))
-    }
-    // Audio of an utterance that began after the failure gets a new session. After a refused
-    // connection, only new audio tries again (no loop of refused connections).
-    if (!neverOpened) this.pump()
+    return session
   }
 }

@@ -1,13 +1,13 @@
+import { ProviderError } from '@openmic/core'
+
 /** An error of CartesiaSTT: names the provider and the status or code Cartesia gave. */
-export class CartesiaSTTError extends Error {
+export class CartesiaSTTError extends ProviderError {
   override readonly name = 'CartesiaSTTError'
-  constructor(
-    message: string,
-    /** The HTTP status of a refused connection, or the `status_code` of an in-band error. */
-    readonly status?: number,
-    /** The `error_code` of an in-band error. */
-    readonly code?: string
-  ) {
-    super(`CartesiaSTT: ${message}`)
+  /**
+   * @param status - the HTTP status of a refused connection, or the `status_code` of an in-band error.
+   * @param code - The `error_code` of an in-band error.
+   */
+  constructor(message: string, status?: number, code?: string) {
+    super('CartesiaSTT', message, { status, code })
   }
 }

@@ -1,3 +1,4 @@
+import { MICDROP_AUDIO_FORMAT } from '@openmic/core/provider'
 import type { STTErrorResponse } from '@cartesia/cartesia-js/resources/stt/stt'
 import type { STTManualFinalizeWebsocketResponse } from '@cartesia/cartesia-js/resources/stt/manual-finalize/manual-finalize'
 import type { ManualFinalizeWS } from '@cartesia/cartesia-js/resources/stt/manual-finalize/ws'
@@ -5,11 +6,7 @@ import type { IncomingMessage } from 'node:http'
 import type { Cartesia } from '../api/cartesia-sdk.js'
 import { readRefusal } from '../api/refusal.js'
 import { CartesiaSTTError } from './errors.js'
-import {
-  CARTESIA_STT_SAMPLE_RATE,
-  DEFAULT_CARTESIA_STT_MODEL,
-  type CartesiaSTTOptions,
-} from './types.js'
+import { DEFAULT_CARTESIA_STT_MODEL, type CartesiaSTTOptions } from './types.js'
 
 /** What an {@link STTSession} reports to its owner. */
 export interface STTSessionEvents {
@@ -46,7 +43,7 @@ export class STTSession {
       {
         model: options.model ?? DEFAULT_CARTESIA_STT_MODEL,
         encoding: 'pcm_s16le',
-        sample_rate: CARTESIA_STT_SAMPLE_RATE,
+        sample_rate: MICDROP_AUDIO_FORMAT.sampleRate,
         ...(options.language ? { language: options.language as 'en' } : {}),
         ...(options.keyterms?.length ? { keyterm: options.keyterms } : {}),
       },
@@ -92,13 +89,13 @@ export class STTSession {
   }
 
   /** True once the connection opened, even after it is gone. */
-  get opened(): boolean {
+  get wasReady(): boolean {
     return this.everOpened
   }
 
-  /** False once the session is gone (or going). */
-  get usable(): boolean {
-    return !this.closed
+  /** True once the session is gone (or going). */
+  get isOver(): boolean {
+    return this.closed
   }
 
   /** Sends audio now, or as soon as the socket is open. */
@@ -112,7 +109,7 @@ export class STTSession {
   }
 
   /** Closes the session (a clean close, or a cut while it is still opening). */
-  close(): void {
+  dispose(): void {
     if (this.closed) return
     this.closed = true
     clearTimeout(this.timer)

@@ -26,6 +26,3 @@ export interface CartesiaSTTOptions {
 
 /** Ink Whisper, Cartesia's multilingual realtime model. */
 export const DEFAULT_CARTESIA_STT_MODEL = 'ink-whisper'
-
-/** openmic's audio: PCM16 mono at 16 kHz, which Cartesia takes as it is. */
-export const CARTESIA_STT_SAMPLE_RATE = 16_000

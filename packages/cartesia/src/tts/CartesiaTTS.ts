@@ -1,10 +1,10 @@
 import type { WebsocketResponse } from '@cartesia/cartesia-js/resources/tts'
 import { TTS, type TTSWord } from '@openmic/core'
+import { Pcm16Aligner } from '@openmic/core/provider'
 import { randomUUID } from 'node:crypto'
 import type { Readable } from 'node:stream'
 import { websocketURL } from '../api/websocket-url.js'
 import { CartesiaTTSError, inBandError, type TTSErrorMessage } from './errors.js'
-import { EvenBytes } from './even-bytes.js'
 import { generationRequest } from './generation-request.js'
 import { TTSSocket } from './tts-socket.js'
 import { CARTESIA_VERSION, type CartesiaTTSOptions } from './types.js'
@@ -15,7 +15,7 @@ interface Speech {
   readonly contextId: string
   readonly socket: TTSSocket
   readonly words: WordBuffer
-  readonly audio: EvenBytes
+  readonly audio: Pcm16Aligner
   /** Something was sent for this context (so there is something to cancel). */
   sent: boolean
   /** The text ended and `continue: false` was sent. */
@@ -69,7 +69,7 @@ export class CartesiaTTS extends TTS {
       contextId: randomUUID(),
       socket,
       words: new WordBuffer(),
-      audio: new EvenBytes(),
+      audio: new Pcm16Aligner(),
       sent: false,
       ended: false,
       stopFollowing: () => {
@@ -165,7 +165,7 @@ export class CartesiaTTS extends TTS {
       case 'chunk': {
         this.armStallTimer(speech)
         if (typeof event.data !== 'string') return
-        const audio = speech.audio.take(Buffer.from(event.data, 'base64'))
+        const audio = speech.audio.write(Buffer.from(event.data, 'base64'))
         if (audio.length > 0) this.emit('Audio', audio)
         return
       }

@@ -1,14 +1,14 @@
+import { ProviderError } from '@openmic/core'
+
 /** An error of CartesiaTTS: names the provider and the status or code Cartesia gave. */
-export class CartesiaTTSError extends Error {
+export class CartesiaTTSError extends ProviderError {
   override readonly name = 'CartesiaTTSError'
-  constructor(
-    message: string,
-    /** The HTTP status of a refused connection, or the `status_code` of an in-band error. */
-    readonly status?: number,
-    /** The `error_code` of an in-band error (`model_not_found`...). */
-    readonly code?: string
-  ) {
-    super(`CartesiaTTS: ${message}`)
+  /**
+   * @param status - the HTTP status of a refused connection, or the `status_code` of an in-band error.
+   * @param code - The `error_code` of an in-band error (`model_not_found`...).
+   */
+  constructor(message: string, status?: number, code?: string) {
+    super('CartesiaTTS', message, { status, code })
   }
 }
 

@@ -1,9 +1,6 @@
+import { MICDROP_AUDIO_FORMAT } from '@openmic/core/provider'
 import type { GenerationRequest } from '@cartesia/cartesia-js/resources/tts'
-import {
-  CARTESIA_TTS_SAMPLE_RATE,
-  DEFAULT_CARTESIA_TTS_MODEL,
-  type CartesiaTTSOptions,
-} from './types.js'
+import { DEFAULT_CARTESIA_TTS_MODEL, type CartesiaTTSOptions } from './types.js'
 
 /**
  * The generation request of one piece of a context's text: model, voice, PCM16 16 kHz output and
@@ -26,7 +23,7 @@ export function generationRequest(
     output_format: {
       container: 'raw',
       encoding: 'pcm_s16le',
-      sample_rate: CARTESIA_TTS_SAMPLE_RATE,
+      sample_rate: MICDROP_AUDIO_FORMAT.sampleRate,
     },
     ...(options.language ? { language: options.language as GenerationRequest['language'] } : {}),
     ...(typeof speed === 'string' ? { speed } : {}),

@@ -47,6 +47,3 @@ export const DEFAULT_CARTESIA_TTS_MODEL = 'sonic-3'
 
 /** The API version openmic speaks (the official SDK's default for WebSockets). */
 export const CARTESIA_VERSION = '2026-08-14'
-
-/** openmic's audio: PCM16 mono at 16 kHz, which Cartesia produces directly. */
-export const CARTESIA_TTS_SAMPLE_RATE = 16_000

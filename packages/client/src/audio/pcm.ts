@@ -1,5 +1,7 @@
+import { MICDROP_AUDIO_FORMAT } from '@openmic/core/protocol'
+
 /** Sample rate of the audio on the wire, both directions (PCM16 mono). */
-export const WIRE_SAMPLE_RATE = 16000
+export const WIRE_SAMPLE_RATE = MICDROP_AUDIO_FORMAT.sampleRate
 
 /**
  * The level of digital silence, in dBFS: every level the client gives (`mic.volume`,

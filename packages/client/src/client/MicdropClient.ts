@@ -1,6 +1,7 @@
 import { EventEmitter } from 'eventemitter3'
 import {
   MicdropClientCommands,
+  audioMs,
   encodeClientHello,
   encodePlayed,
   parseServerMessage,
@@ -32,8 +33,6 @@ const ECHO_TAIL_MS = 300
  * played, and the server, finding nothing to hold, would only answer `Interrupt`.
  */
 const PAUSABLE_MS = 1
-/** PCM16 16 kHz mono: 32 bytes per ms. */
-const BYTES_PER_MS = 32
 
 /**
  * One voice call with a Micdrop-protocol server: microphone → VAD → server, server audio →
@@ -381,7 +380,7 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
   }
 
   private onAssistantAudio = (data: ArrayBuffer) => {
-    this.receivedMs += data.byteLength / BYTES_PER_MS
+    this.receivedMs += audioMs(data.byteLength)
     // Barge-in: audio of the answer being interrupted is dropped, or queued behind the pause
     if (this.paused || this.discardingCut || (this.isUserSpeaking && !this.answerPaused)) {
       return this.liveCaption.drop(this.receivedMs)

@@ -1,3 +1,4 @@
+import { audioMs } from '@openmic/core/protocol'
 import type { MicSource } from '../audio/types.js'
 import { VAD, VADStatus } from './VAD.js'
 
@@ -78,6 +79,6 @@ export class VolumeVAD extends VAD {
   }
 
   private onFrame = (pcm: Int16Array, volume: number) => {
-    this.process(volume, (pcm.length / 16000) * 1000)
+    this.process(volume, audioMs(pcm.byteLength))
   }
 }

@@ -1,4 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream'
+import { audioMs } from '../protocol/commands.js'
 import { followText } from '../speech/follow-stream.js'
 import { TTS } from '../tts/TTS.js'
 import { ProviderChain } from './ProviderChain.js'
@@ -9,9 +10,6 @@ export interface FallbackTTSOptions {
   /** Switch when no audio came this long after the first text of a `speak()` (default 5 000 ms). */
   firstAudioTimeoutMs?: number
 }
-
-/** PCM16 at 16 kHz, mono: 32 bytes a millisecond. */
-const BYTES_PER_MS = 32
 
 /** The text of the current `speak()`. */
 interface SpeakJob {
@@ -107,7 +105,7 @@ export class FallbackTTS extends TTS {
       if (tts !== this.chain.active || !job) return
       job.gotAudio = true
       job.unspoken = ''
-      job.audioMs += audio.length / BYTES_PER_MS
+      job.audioMs += audioMs(audio.length)
       clearTimeout(job.timer)
       this.emit('Audio', audio)
     })

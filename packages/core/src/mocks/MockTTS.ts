@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream'
+import { MICDROP_AUDIO_FORMAT, audioBytes } from '../protocol/commands.js'
 import { followText } from '../speech/follow-stream.js'
 import { TTS } from '../tts/TTS.js'
 
@@ -21,7 +22,7 @@ export interface MockTTSOptions {
   words?: boolean
 }
 
-const SAMPLE_RATE = 16000
+const SAMPLE_RATE = MICDROP_AUDIO_FORMAT.sampleRate
 const AMPLITUDE = 0.3 * 32767
 const tables = new Map<number, Buffer>()
 
@@ -209,7 +210,7 @@ export class MockTTS extends TTS {
       written += count
       this.phase = (this.phase + count) % SAMPLE_RATE
     }
-    const chunkBytes = Math.round(((this.options.chunkMs ?? 100) * SAMPLE_RATE) / 1000) * 2
+    const chunkBytes = audioBytes(this.options.chunkMs ?? 100)
     const chunks: Buffer[] = []
     for (let offset = 0; offset < audio.length; offset += chunkBytes) {
       chunks.push(audio.subarray(offset, offset + chunkBytes))

@@ -43,10 +43,25 @@ export const MicdropCloseCodes = {
 } as const
 export type MicdropCloseCode = (typeof MicdropCloseCodes)[keyof typeof MicdropCloseCodes]
 
-/** Audio on the wire: PCM, signed 16-bit little-endian, mono, 16 kHz, no header. */
+/**
+ * Audio on the wire, and everywhere inside openmic (the STTs' input, the TTSs' output): PCM,
+ * signed 16-bit little-endian, mono, 16 kHz, no header. `bytesPerMs` is one millisecond of it.
+ */
 export const MICDROP_AUDIO_FORMAT = {
   encoding: 'pcm_s16le',
   sampleRate: 16000,
   channels: 1,
   bytesPerSample: 2,
+  bytesPerMs: 32,
 } as const
+
+/** Bytes of `ms` milliseconds of {@link MICDROP_AUDIO_FORMAT} audio, in whole samples. */
+export function audioBytes(ms: number): number {
+  const { sampleRate, bytesPerSample, channels } = MICDROP_AUDIO_FORMAT
+  return Math.round((ms * sampleRate) / 1000) * bytesPerSample * channels
+}
+
+/** Milliseconds of {@link MICDROP_AUDIO_FORMAT} audio in `bytes` bytes. */
+export function audioMs(bytes: number): number {
+  return bytes / MICDROP_AUDIO_FORMAT.bytesPerMs
+}

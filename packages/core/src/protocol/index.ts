@@ -4,6 +4,8 @@ export {
   MicdropServerCommands,
   MicdropCloseCodes,
   MICDROP_AUDIO_FORMAT,
+  audioBytes,
+  audioMs,
 } from './commands.js'
 export type { MicdropClientCommand, MicdropServerCommand, MicdropCloseCode } from './commands.js'
 export { encodeServerMessage, parseServerMessage } from './messages.js'

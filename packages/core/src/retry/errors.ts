@@ -46,9 +46,15 @@ export function isRetryableError(error: unknown): boolean {
     return Boolean((error as { retryable: unknown }).retryable)
   }
   if (error instanceof FirstTokenTimeoutError) return true
-  const status = errorStatus(error)
-  if (status === undefined) return true
-  return RETRYABLE_STATUSES.has(status) || status >= 500
+  return isRetryableStatus(errorStatus(error))
+}
+
+/**
+ * Whether a request that failed with this HTTP status may succeed if tried again: no status (a
+ * refused or reset connection, a timeout), 408, 409, 429 and 5xx.
+ */
+export function isRetryableStatus(status: number | undefined): boolean {
+  return status === undefined || RETRYABLE_STATUSES.has(status) || status >= 500
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream'
 import { TTS } from '../tts/TTS.js'
 import { SentenceSplitter } from './SentenceSplitter.js'
+import { Pcm16Aligner } from './Pcm16Aligner.js'
 import { followText } from './follow-stream.js'
 
 export interface SentenceTTSOptions {
@@ -37,8 +38,8 @@ interface SpeakJob {
   readonly pending: SentenceAudio[]
   detach: () => void
   textEnded: boolean
-  /** A byte of a sample split between two chunks of the provider's audio. */
-  oddByte?: Buffer
+  /** Keeps the provider's audio in whole samples across its chunks. */
+  readonly aligner: Pcm16Aligner
 }
 
 /**
@@ -90,6 +91,7 @@ export abstract class SentenceTTS extends TTS {
       waiting: [],
       pending: [],
       textEnded: false,
+      aligner: new Pcm16Aligner(),
       detach: () => {},
     }
     this.job = job
@@ -163,12 +165,7 @@ export abstract class SentenceTTS extends TTS {
 
   /** Emits PCM16 in whole samples: a byte split between two chunks waits for the next one. */
   private emitAudio(job: SpeakJob, chunk: Buffer): void {
-    let audio = job.oddByte ? Buffer.concat([job.oddByte, chunk]) : chunk
-    job.oddByte = undefined
-    if (audio.length % 2 === 1) {
-      job.oddByte = Buffer.from(audio.subarray(audio.length - 1))
-      audio = audio.subarray(0, audio.length - 1)
-    }
+    const audio = job.aligner.write(chunk)
     if (audio.length > 0) this.emit('Audio', audio)
   }
 

@@ -1,11 +1,12 @@
+import { ProviderError } from '@openmic/core'
+
 /**
  * Why an {@link ElevenLabsSTT} utterance failed. The message starts with `ElevenLabsSTT:` and names
- * the HTTP status of a refused connection, or Scribe's error `message_type`.
+ * the HTTP status of a refused connection (`status`), or Scribe's error `message_type` (also
+ * its `code`).
  */
-export class ElevenLabsSTTError extends Error {
+export class ElevenLabsSTTError extends ProviderError {
   override readonly name = 'ElevenLabsSTTError'
-  /** HTTP status of a refused WebSocket upgrade (401 for a wrong key...). */
-  readonly status: number | undefined
   /** Scribe's error `message_type` (`auth_error`, `quota_exceeded`, `transcriber_error`...). */
   readonly messageType: string | undefined
   /** Close code of the connection, when its close ended the utterance. */
@@ -15,8 +16,8 @@ export class ElevenLabsSTTError extends Error {
     message: string,
     details: { status?: number; messageType?: string; closeCode?: number } = {}
   ) {
-    super(`ElevenLabsSTT: ${message}`)
-    this.status = details.status
+    // Scribe's error type is its code.
+    super('ElevenLabsSTT', message, { status: details.status, code: details.messageType })
     this.messageType = details.messageType
     this.closeCode = details.closeCode
   }

@@ -1,5 +1,5 @@
 import { TTS } from '@openmic/core'
-import { followText, Resampler } from '@openmic/core/provider'
+import { MICDROP_AUDIO_FORMAT, Pcm16Aligner, Resampler, followText } from '@openmic/core/provider'
 import type { Readable } from 'node:stream'
 import { openJsonSocket, type JsonSocket, type SocketEnd } from '../json-socket.js'
 import { ELEVENLABS_BASE_URL, webSocketURL } from '../ws-url.js'
@@ -11,9 +11,6 @@ import {
   type ElevenLabsTTSOptions,
   type ElevenLabsVoiceSettings,
 } from './options.js'
-
-/** The sample rate openmic plays. */
-const CALL_SAMPLE_RATE = 16_000
 
 /** One `speak()`: its context on the connection, and where its text and audio stand. */
 interface Speech {
@@ -27,7 +24,8 @@ interface Speech {
   flushed: boolean
   /** Ms of audio of this context already emitted: where the next message's times start. */
   audioMs: number
-  oddByte?: Buffer
+  /** Keeps the audio in whole samples across messages. */
+  readonly aligner: Pcm16Aligner
   readonly resampler: Resampler | undefined
   readonly words: WordAligner
   stallTimer?: NodeJS.Timeout
@@ -126,10 +124,11 @@ export class ElevenLabsTTS extends TTS {
       spoke: false,
       flushed: false,
       audioMs: 0,
+      aligner: new Pcm16Aligner(),
       resampler:
-        this.sourceRate === CALL_SAMPLE_RATE
+        this.sourceRate === MICDROP_AUDIO_FORMAT.sampleRate
           ? undefined
-          : new Resampler({ fromRate: this.sourceRate, toRate: CALL_SAMPLE_RATE }),
+          : new Resampler({ fromRate: this.sourceRate, toRate: MICDROP_AUDIO_FORMAT.sampleRate }),
       words: new WordAligner(),
       detach: () => {},
     }
@@ -289,12 +288,7 @@ export class ElevenLabsTTS extends TTS {
 
   /** Emits PCM16 in whole samples: a byte split between two messages waits for the next one. */
   private emitAudio(speech: Speech, chunk: Buffer): void {
-    let audio = speech.oddByte ? Buffer.concat([speech.oddByte, chunk]) : chunk
-    speech.oddByte = undefined
-    if (audio.length % 2 === 1) {
-      speech.oddByte = Buffer.from(audio.subarray(audio.length - 1))
-      audio = audio.subarray(0, audio.length - 1)
-    }
+    const audio = speech.aligner.write(chunk)
     if (audio.length > 0) this.emit('Audio', audio)
   }
 

@@ -1,3 +1,4 @@
+import { MICDROP_AUDIO_FORMAT } from '@openmic/core/provider'
 /**
  * The body of `POST /v2/live` (Gladia's `LiveV2InitRequest`): the fields openmic sets or that
  * matter most are typed; any other field of the API is passed through as it is.
@@ -54,7 +55,12 @@ export type DeepPartial<T> = T extends readonly unknown[]
     : T
 
 /** The audio openmic sends: PCM16 16 kHz mono, as it arrives. */
-const AUDIO = { encoding: 'wav/pcm', sample_rate: 16_000, bit_depth: 16, channels: 1 } as const
+const AUDIO = {
+  encoding: 'wav/pcm',
+  sample_rate: MICDROP_AUDIO_FORMAT.sampleRate,
+  bit_depth: 16,
+  channels: MICDROP_AUDIO_FORMAT.channels,
+} as const
 
 /**
  * What a session asks for unless `settings` says otherwise: Micdrop's body, with partials on

@@ -68,6 +68,11 @@ export class GradiumSocket {
     return !this.socket.isEnded
   }
 
+  /** True once it is gone or closing: new audio needs a new socket. */
+  get isOver(): boolean {
+    return this.socket.isOver
+  }
+
   /** Stops the connection timeout: the session is usable. */
   markReady(): void {
     this.socket.markReady()
@@ -79,7 +84,7 @@ export class GradiumSocket {
   }
 
   /** Closes it (a clean close, or a cut while it is still opening); no `onClosed` follows. */
-  close(): void {
+  dispose(): void {
     this.socket.dispose()
   }
 }

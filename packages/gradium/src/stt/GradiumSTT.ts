@@ -1,18 +1,16 @@
-import { STT } from '@openmic/core'
-import { Resampler, UtteranceQueue, isSilent, type QueuedUtterance } from '@openmic/core/provider'
-import type { Readable } from 'node:stream'
+import {
+  MICDROP_AUDIO_FORMAT,
+  Resampler,
+  StreamingSTT,
+  type StreamingUtterance,
+} from '@openmic/core/provider'
 import { GradiumError } from '../errors.js'
 import { speechURL } from '../socket/endpoint.js'
 import { GradiumSocket, inBandError, type GradiumMessage } from '../socket/GradiumSocket.js'
 import { GRADIUM_STT_DEFAULTS, type GradiumSTTOptions } from './types.js'
 
-/** Sample rate of an openmic call's audio. */
-const CALL_SAMPLE_RATE = 16_000
-
 /** One user utterance: its audio waiting to be sent, and where its transcription stands. */
-interface Utterance extends QueuedUtterance {
-  /** The session its audio went to; its death fails the utterance. */
-  socket?: GradiumSocket
+interface Utterance extends StreamingUtterance<GradiumSocket> {
   /** The `flush_id` sent at its end. */
   flushId?: string
   /** Its `flushed` came: its text is complete but for what `trailingTextMs` may still bring. */
@@ -44,109 +42,58 @@ interface Utterance extends QueuedUtterance {
  * stt.on('Transcript', (text) => console.log('User:', text))
  * stt.transcribe(utteranceAudio) // a Readable of PCM16 16 kHz mono that ends with the utterance
  */
-export class GradiumSTT extends STT {
-  private socket?: GradiumSocket
-  /** Utterances not finished, in order: only the first one's audio is on the wire. */
-  private readonly utterances = new UtteranceQueue<Utterance>()
+export class GradiumSTT extends StreamingSTT<GradiumSocket, Utterance> {
   private flushCount = 0
-  private destroyed = false
   private readonly settings: Required<
-    Pick<
-      GradiumSTTOptions,
-      | 'modelName'
-      | 'inputFormat'
-      | 'connectionTimeoutMs'
-      | 'transcriptionTimeoutMs'
-      | 'trailingTextMs'
-    >
+    Pick<GradiumSTTOptions, 'modelName' | 'inputFormat' | 'connectionTimeoutMs' | 'trailingTextMs'>
   >
 
   constructor(private readonly options: GradiumSTTOptions = {}) {
-    super()
+    super({
+      transcriptionTimeoutMs:
+        options.transcriptionTimeoutMs ?? GRADIUM_STT_DEFAULTS.transcriptionTimeoutMs,
+      // Gradium's `text` does not say which flush it belongs to: one utterance on the wire at a time.
+      oneAtATime: true,
+      waitForReady: true,
+    })
     this.settings = {
       modelName: options.modelName ?? GRADIUM_STT_DEFAULTS.modelName,
       inputFormat: options.inputFormat ?? GRADIUM_STT_DEFAULTS.inputFormat,
       connectionTimeoutMs: options.connectionTimeoutMs ?? GRADIUM_STT_DEFAULTS.connectionTimeoutMs,
-      transcriptionTimeoutMs:
-        options.transcriptionTimeoutMs ?? GRADIUM_STT_DEFAULTS.transcriptionTimeoutMs,
       trailingTextMs: options.trailingTextMs ?? GRADIUM_STT_DEFAULTS.trailingTextMs,
     }
-    this.connect()
+    this.start()
   }
 
-  /** Each utterance's text comes whole at its `flushed`, followed by `TranscriptEnd`. */
-  override get signalsTranscriptEnd(): boolean {
-    return true
+  protected newUtterance() {
+    return { flushed: false, texts: [] as string[] }
   }
 
-  transcribe(audio: Readable): void {
-    if (this.destroyed) return
-    // 16 → 24 kHz, when the announced format is Gradium's 24 kHz PCM.
-    const resampler =
-      this.settings.inputFormat === 'pcm_16000'
-        ? undefined
-        : new Resampler({ fromRate: CALL_SAMPLE_RATE, toRate: 24_000 })
-    const utterance: Utterance = {
-      queue: [],
-      sentAudio: false,
-      ended: false,
-      flushed: false,
-      texts: [],
-    }
-    this.utterances.follow(utterance, audio, {
-      prepare: (chunk) => (resampler ? resampler.write(chunk) : Buffer.from(chunk)),
-      tail: () => resampler?.end(),
-      changed: () => this.pump(),
-    })
+  /** 16 → 24 kHz, when the announced format is Gradium's 24 kHz PCM. */
+  protected override audioFor() {
+    if (this.settings.inputFormat === 'pcm_16000') return undefined
+    return new Resampler({ fromRate: MICDROP_AUDIO_FORMAT.sampleRate, toRate: 24_000 })
   }
 
-  override destroy(): void {
-    this.destroyed = true
-    this.utterances.close()
-    this.socket?.close()
-    this.socket = undefined
-    super.destroy()
+  /** Its text was complete at `flushed`: a close while waiting for stragglers loses nothing. */
+  protected override completeText(utterance: Utterance): string | undefined {
+    return utterance.flushed ? joined(utterance.texts) : undefined
   }
 
-  /**
-   * Sends what the first utterance holds, opening a session when there is none. The next
-   * utterance's audio waits until this one has its transcript, so that every `text` segment
-   * belongs to the one utterance on the wire.
-   */
-  private pump(): void {
-    if (this.destroyed) return
-    let head = this.utterances.head
-    // Nothing was said: no request at all.
-    while (head && isSilent(head)) {
-      this.finish(head, '')
-      head = this.utterances.head
-    }
-    if (!head || head.flushId !== undefined) return
-    if (!this.socket) this.connect()
-    const socket = this.socket
-    if (!socket?.isReady) return
-    if (head.queue.length > 0) {
-      head.socket = socket
-      head.sentAudio = true
-      for (const chunk of head.queue.splice(0)) {
-        socket.send({ type: 'audio', audio: chunk.toString('base64') })
-      }
-    }
-    if (!head.ended) return
-    const flushId = String(++this.flushCount)
-    head.flushId = flushId
-    socket.send({ type: 'flush', flush_id: flushId })
-    head.timer = setTimeout(() => {
-      const error = new GradiumError(
-        'GradiumSTT',
-        `no flushed ${this.settings.transcriptionTimeoutMs} ms after the utterance ended`
-      )
-      this.failSocket(socket, error)
-    }, this.settings.transcriptionTimeoutMs)
+  protected sendAudio(socket: GradiumSocket, chunk: Buffer): void {
+    socket.send({ type: 'audio', audio: chunk.toString('base64') })
   }
 
-  private connect(): void {
-    if (this.destroyed) return
+  protected sendEnd(socket: GradiumSocket, utterance: Utterance): void {
+    utterance.flushId = String(++this.flushCount)
+    socket.send({ type: 'flush', flush_id: utterance.flushId })
+  }
+
+  protected timeoutError(timeoutMs: number): GradiumError {
+    return new GradiumError('GradiumSTT', `no flushed ${timeoutMs} ms after the utterance ended`)
+  }
+
+  protected connect(): GradiumSocket {
     const { options, settings } = this
     const socket: GradiumSocket = new GradiumSocket(
       {
@@ -172,11 +119,11 @@ export class GradiumSTT extends STT {
           })
         },
         onMessage: (message) => this.receive(socket, message),
-        onClosed: (error) => this.failSocket(socket, error),
+        onClosed: (error) => this.failConnection(socket, error),
         log: (...message) => this.log(...message),
       }
     )
-    this.socket = socket
+    return socket
   }
 
   private receive(socket: GradiumSocket, message: GradiumMessage): void {
@@ -188,66 +135,34 @@ export class GradiumSTT extends STT {
         return this.pump()
       case 'text': {
         const head = this.utterances.head
-        if (!head || head.socket !== socket || typeof message.text !== 'string') {
+        if (!head || head.connection !== socket || typeof message.text !== 'string') {
           return this.log('Ignored a text segment with no utterance on the wire')
         }
         head.texts.push(message.text)
-        this.emit('Partial', joined(head.texts))
+        this.partial(joined(head.texts))
         return
       }
       case 'flushed': {
         const head = this.utterances.head
-        if (!head || head.socket !== socket || String(message.flush_id) !== head.flushId) {
+        if (!head || head.connection !== socket || String(message.flush_id) !== head.flushId) {
           return this.log('Ignored a flushed with no utterance waiting for it')
         }
         clearTimeout(head.timer)
         head.flushed = true
-        if (this.settings.trailingTextMs <= 0) return this.finish(head, joined(head.texts))
+        if (this.settings.trailingTextMs <= 0) return this.complete(head, joined(head.texts))
         head.timer = setTimeout(
-          () => this.finish(head, joined(head.texts)),
+          () => this.complete(head, joined(head.texts)),
           this.settings.trailingTextMs
         )
         return
       }
       case 'error':
         // Gradium closes the session after an error: it is dropped, and its utterance fails.
-        return this.failSocket(socket, inBandError('GradiumSTT', message))
+        return this.failConnection(socket, inBandError('GradiumSTT', message))
       default:
         // step (VAD), end_text (a timestamp only), end_of_stream (the close follows): not needed.
         return
     }
-  }
-
-  /**
-   * Drops a session: the utterance whose audio went to it (or, when it never became ready, the
-   * one waiting for it) fails with `error`; later utterances go to the next session.
-   */
-  private failSocket(socket: GradiumSocket, error: GradiumError): void {
-    if (this.destroyed) return
-    const neverReady = !socket.wasReady
-    socket.close()
-    if (this.socket === socket) this.socket = undefined
-    const head = this.utterances.head
-    const failed =
-      head &&
-      (head.socket === socket ||
-        (neverReady && head.flushId === undefined && (head.queue.length > 0 || head.ended)))
-    if (!failed) this.log('Session ended:', error.message)
-    // Its text was complete at `flushed`: a close while waiting for stragglers loses nothing.
-    else if (head.flushed) this.finish(head, joined(head.texts))
-    else this.fail(head, error)
-    // After a refused connection, only an utterance that can fail in turn tries again, or new
-    // audio: never a loop of refused connections.
-    if (!neverReady || failed) this.pump()
-  }
-
-  private finish(utterance: Utterance, text: string): void {
-    if (!this.utterances.finish(utterance, () => this.emitFinalTranscript(text))) return
-    this.pump()
-  }
-
-  private fail(utterance: Utterance, error: GradiumError): void {
-    this.utterances.finish(utterance, () => this.emit('Failed', error))
   }
 }
 

@@ -80,7 +80,7 @@ export class GradiumTTS extends TTS {
   override destroy(): void {
     this.destroyed = true
     this.cancel()
-    this.socket?.close()
+    this.socket?.dispose()
     this.socket = undefined
     super.destroy()
   }
@@ -237,7 +237,7 @@ export class GradiumTTS extends TTS {
 
   /** Closes a socket and fails what depended on it. */
   private dropSocket(socket: GradiumSocket, error?: GradiumError): void {
-    socket.close()
+    socket.dispose()
     if (this.socket === socket) this.socket = undefined
     const request = this.current
     if (request && request.socket === socket) {

@@ -1,4 +1,4 @@
-import { Resampler } from '@openmic/core/provider'
+import { MICDROP_AUDIO_FORMAT, Resampler } from '@openmic/core/provider'
 import type { GradiumSocket } from '../socket/GradiumSocket.js'
 
 /**
@@ -31,8 +31,9 @@ export class Request {
     readonly id: string,
     sampleRate: number
   ) {
+    const toRate = MICDROP_AUDIO_FORMAT.sampleRate
     this.resampler =
-      sampleRate === 16_000 ? undefined : new Resampler({ fromRate: sampleRate, toRate: 16_000 })
+      sampleRate === toRate ? undefined : new Resampler({ fromRate: sampleRate, toRate })
   }
 
   /** Adds a chunk of the text stream. */

@@ -4,7 +4,7 @@ import { checkPocketsphinx, type LocalSTTOptions } from '../native/pocketsphinx.
 import type { WorkerHost } from '../worker/WorkerHost.js'
 import { WorkerPool } from '../worker/WorkerPool.js'
 import type { SttRequest, SttResponse, SttWorkerData } from './messages.js'
-import { Pcm16Aligner } from './Pcm16Aligner.js'
+import { Pcm16Aligner } from '@openmic/core/provider'
 
 export type { LocalSTTOptions }
 
@@ -103,7 +103,10 @@ export class LocalSTT extends STT {
     this.log(`Utterance ${utt} started`)
 
     const onData = (chunk: Buffer | string) => {
-      const samples = aligner.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
+      const whole = aligner.write(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
+      // A copy that owns its memory: it is transferred to the worker.
+      const samples = new Int16Array(whole.length / 2)
+      new Uint8Array(samples.buffer).set(whole)
       if (samples.length > 0) this.host.post({ type: 'audio', utt, samples }, [samples.buffer])
     }
     const onEnd = () => {

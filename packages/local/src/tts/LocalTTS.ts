@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream'
 import { TTS } from '@openmic/core'
+import { audioBytes } from '@openmic/core/provider'
 import { checkFlite, type FliteVoice } from '../native/flite.js'
 import type { WorkerHost } from '../worker/WorkerHost.js'
 import { WorkerPool } from '../worker/WorkerPool.js'
@@ -83,7 +84,7 @@ export class LocalTTS extends TTS {
     super()
     checkFlite(options.voice ?? 'slt')
     this.maxSentenceLength = options.maxSentenceLength ?? 200
-    this.chunkBytes = Math.max(2, Math.round(((options.chunkMs ?? 250) * 16000) / 1000) * 2)
+    this.chunkBytes = Math.max(2, audioBytes(options.chunkMs ?? 250))
     this.workerData = workerDataOf(options)
     this.host = pool.acquire(this.workerData, {
       onMessage: (message) => this.onMessage(message),

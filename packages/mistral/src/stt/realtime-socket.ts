@@ -71,13 +71,13 @@ export class RealtimeSocket {
   }
 
   /** True once `session.created` arrived, even after the socket is gone. */
-  get opened(): boolean {
+  get wasReady(): boolean {
     return this.socket.wasReady
   }
 
-  /** True once the session is configured, until the socket is gone. */
-  get isReady(): boolean {
-    return this.socket.wasReady && !this.socket.isEnded
+  /** True once the socket is gone (or going). */
+  get isOver(): boolean {
+    return this.socket.isOver
   }
 
   /** Appends audio to the session's input. */
@@ -94,12 +94,12 @@ export class RealtimeSocket {
   }
 
   /** Closes the session (a clean close, or a cut while it is still opening). */
-  close(): void {
+  dispose(): void {
     this.socket.dispose()
   }
 
   private send(message: object): void {
-    if (this.isReady) this.socket.send(message)
+    if (this.socket.wasReady && !this.socket.isEnded) this.socket.send(message)
   }
 
   private receive(event: ServerEvent): void {

@@ -38,6 +38,3 @@ export type MistralAudioEncoding =
 
 /** Voxtral Mini realtime transcription, as Micdrop's MistralSTT. */
 export const DEFAULT_MISTRAL_STT_MODEL = 'voxtral-mini-transcribe-realtime-2602'
-
-/** The sample rate of openmic's audio, which Mistral transcribes as it is. */
-export const MISTRAL_STT_SAMPLE_RATE = 16_000

@@ -1,6 +1,6 @@
 import { Mistral } from '@mistralai/mistralai'
 import { CompleteAcceptEnum } from '@mistralai/mistralai/sdk/speech.js'
-import { Resampler, SentenceTTS } from '@openmic/core/provider'
+import { MICDROP_AUDIO_FORMAT, Resampler, SentenceTTS } from '@openmic/core/provider'
 import {
   DEFAULT_MISTRAL_TTS_MODEL,
   DEFAULT_MISTRAL_TTS_VOICE,
@@ -63,7 +63,7 @@ export class MistralTTS extends SentenceTTS {
     }
     const to16k = new Resampler({
       fromRate: MISTRAL_TTS_SAMPLE_RATE,
-      toRate: 16_000,
+      toRate: MICDROP_AUDIO_FORMAT.sampleRate,
       inputFormat: 'float32',
     })
     try {

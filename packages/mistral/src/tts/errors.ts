@@ -1,16 +1,13 @@
+import { ProviderError } from '@openmic/core'
 import { MistralError } from '@mistralai/mistralai/models/errors'
 import { errorBodyMessage } from '@openmic/core/provider'
 
 /** An error naming MistralTTS and the HTTP status, keeping the SDK's error as its cause. */
-export class MistralTTSError extends Error {
+export class MistralTTSError extends ProviderError {
   override readonly name = 'MistralTTSError'
-  constructor(
-    message: string,
-    /** The HTTP status of the failed request, when there was a response. */
-    readonly status?: number,
-    options?: ErrorOptions
-  ) {
-    super(`MistralTTS: ${message}`, options)
+  /** @param status - the HTTP status of the failed request, when there was a response. */
+  constructor(message: string, status?: number, options?: ErrorOptions) {
+    super('MistralTTS', message, { status, cause: options?.cause })
   }
 }
 

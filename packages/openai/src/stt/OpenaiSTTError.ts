@@ -1,14 +1,12 @@
+import { ProviderError } from '@openmic/core'
+
 /**
  * Why an {@link OpenaiSTT} utterance failed: the HTTP status of a refused connection (`status`),
  * or the API's error `code` and `type` of an in-band error, or the close code of a connection
  * that ended (`closeCode`). The message always starts with `OpenaiSTT:`.
  */
-export class OpenaiSTTError extends Error {
+export class OpenaiSTTError extends ProviderError {
   override readonly name = 'OpenaiSTTError'
-  /** HTTP status of a refused WebSocket upgrade (401 for a wrong key...). */
-  readonly status: number | undefined
-  /** The API's error code, e.g. `invalid_api_key` or `input_audio_buffer_commit_empty`. */
-  readonly code: string | undefined
   /** The API's error type, e.g. `invalid_request_error`. */
   readonly type: string | undefined
   /** Close code of the connection, when it ended the utterance. */
@@ -24,12 +22,11 @@ export class OpenaiSTTError extends Error {
       cause?: unknown
     } = {}
   ) {
-    super(
-      `OpenaiSTT: ${message}`,
-      details.cause === undefined ? undefined : { cause: details.cause }
-    )
-    this.status = details.status
-    this.code = details.code ?? undefined
+    super('OpenaiSTT', message, {
+      status: details.status,
+      code: details.code ?? undefined,
+      cause: details.cause,
+    })
     this.type = details.type ?? undefined
     this.closeCode = details.closeCode
   }

@@ -1,9 +1,6 @@
-import { Resampler } from '@openmic/core/provider'
+import { MICDROP_AUDIO_FORMAT, Resampler } from '@openmic/core/provider'
 import type { RealtimeSocket } from './RealtimeSocket.js'
 import { REALTIME_SAMPLE_RATE } from './session-update.js'
-
-/** Sample rate of an openmic call's audio. */
-const CALL_SAMPLE_RATE = 16_000
 
 /**
  * The state of one `transcribe()` call: its own resampler, audio not yet sent, and where its
@@ -27,7 +24,10 @@ export class Utterance {
   /** Its transcript, kept until every earlier utterance has its outcome. */
   transcript: string | undefined
   timer: NodeJS.Timeout | undefined
-  readonly resampler = new Resampler({ fromRate: CALL_SAMPLE_RATE, toRate: REALTIME_SAMPLE_RATE })
+  readonly resampler = new Resampler({
+    fromRate: MICDROP_AUDIO_FORMAT.sampleRate,
+    toRate: REALTIME_SAMPLE_RATE,
+  })
   /** Stops listening to the audio stream. */
   detach: () => void = () => {}
 

@@ -1,4 +1,10 @@
-import { errorRetryAfterMs, isRetryableError, Resampler, SentenceTTS } from '@openmic/core/provider'
+import {
+  MICDROP_AUDIO_FORMAT,
+  errorRetryAfterMs,
+  isRetryableError,
+  Resampler,
+  SentenceTTS,
+} from '@openmic/core/provider'
 import OpenAI from 'openai'
 import type { SpeechCreateParams } from 'openai/resources/audio/speech'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -12,8 +18,6 @@ import {
 
 /** OpenAI's `pcm` format: PCM16 mono little-endian at 24 kHz. */
 const OPENAI_PCM_RATE = 24_000
-/** openmic's audio rate. */
-const CALL_RATE = 16_000
 /**
  * Longest wait before retrying a sentence, whatever `retry-after` asks: the listener hears
  * silence meanwhile, and past a second a `FallbackTTS` serves them better.
@@ -96,7 +100,10 @@ export class OpenaiTTS extends SentenceTTS {
       )
       throw Object.assign(error, { retryable: false })
     }
-    const to16k = new Resampler({ fromRate: OPENAI_PCM_RATE, toRate: CALL_RATE })
+    const to16k = new Resampler({
+      fromRate: OPENAI_PCM_RATE,
+      toRate: MICDROP_AUDIO_FORMAT.sampleRate,
+    })
     for await (const chunk of readChunks(response.body)) {
       yield* to16k.writeInSlices(chunk)
     }

@@ -1,5 +1,9 @@
 import { EventEmitter } from 'eventemitter3'
-import type { MicdropConversationItem, MicdropConversationMessage } from '@openmic/core/protocol'
+import {
+  audioBytes,
+  type MicdropConversationItem,
+  type MicdropConversationMessage,
+} from '@openmic/core/protocol'
 import type { AnswerOutcome } from '../call/types.js'
 import type { MicdropServer } from '../server/MicdropServer.js'
 import type { MicdropAudioMessage, MicdropRecorderEvents } from './types.js'
@@ -71,7 +75,7 @@ export class MicdropRecorder extends EventEmitter<MicdropRecorderEvents> {
     let recorded = Buffer.concat(audio)
     // An answer cut by a barge-in keeps the audio that was played, like its text
     const heardMs = item.metadata?.interrupted ? item.metadata.heardMs : undefined
-    if (typeof heardMs === 'number') recorded = recorded.subarray(0, Math.round(heardMs) * 32)
+    if (typeof heardMs === 'number') recorded = recorded.subarray(0, audioBytes(heardMs))
     const message: MicdropAudioMessage = {
       role: item.role as 'user' | 'assistant',
       content: item.content,
