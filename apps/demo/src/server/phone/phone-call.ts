@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto'
+import type { MicdropError, ConversationStore, MicdropCalls, MicdropServer } from '@openmic/server'
+import { SileroVAD } from '@openmic/silero'
+import { TwilioServer } from '@openmic/twilio'
+import type { WebSocket } from 'ws'
+import { createCallParts, warnOnStoreError, type CallFactories } from '../call-parts.js'
+import type { DemoConfig } from '../config.js'
+import { holdMessages } from './held-messages.js'
+import { checkStreamToken } from './stream-token.js'
+
+/** What a phone call is run with: the demo's providers, store and calls, and Twilio's side. */
+export interface PhoneCallContext {
+  config: DemoConfig
+  factories: CallFactories
+  calls: MicdropCalls
+  store: ConversationStore
+  /** The deployment's stream token (`streamToken`). */
+  token: string
+  /** Hangs up through Twilio's REST API, when its credentials are configured. */
+  hangUp?: (callSid: string) => Promise<void>
+}
+
+/**
+ * Runs a phone call on the Media Stream Twilio opened: one `TwilioServer` with its own Silero
+ * VAD, the providers of the configuration, and the demo's conversation store (a phone call is
+ * kept while it lasts, under an id of its own). A stream that does not carry the deployment's
+ * token is closed with 4401.
+ */
+export function answerPhoneCall(socket: WebSocket, context: PhoneCallContext): void {
+  // Listening starts now: the call's first messages come while its providers are being built.
+  const held = holdMessages(socket)
+  createCallParts(context.factories, context.config)
+    .then((parts) => {
+      const call = new TwilioServer(socket, {
+        ...parts,
+        vad: new SileroVAD(),
+        generateFirstMessage: true,
+        store: context.store,
+        conversationId: `phone-${randomUUID()}`,
+        hangUp: context.hangUp,
+      })
+      call.on('Start', ({ callSid, customParameters }) => {
+        try {
+          checkStreamToken(context.token, customParameters)
+        } catch (error) {
+          const { code, message } = error as MicdropError
+          console.warn(`Phone call ${callSid} refused: ${message}`)
+          call.close(code, message)
+        }
+      })
+      warnOnStoreError(call)
+      // Drained like the page's calls. MicdropCalls only uses what every CallServer has (close,
+      // drain, isEnded, End), but is typed for MicdropServer alone.
+      context.calls.add(call as unknown as MicdropServer)
+      held.release()
+    })
+    .catch((error: unknown) => {
+      held.drop()
+      console.error('A phone call could not start:', error)
+      if (socket.readyState === socket.OPEN) socket.close(1011, 'Internal error')
+    })
+}
