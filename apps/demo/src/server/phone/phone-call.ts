@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto'
-import type { MicdropError, ConversationStore, MicdropCalls, MicdropServer } from '@openmic/server'
+import {
+  MicdropErrorCode,
+  type ConversationStore,
+  type MicdropCalls,
+  type MicdropError,
+  type MicdropServer,
+} from '@openmic/server'
 import { SileroVAD } from '@openmic/silero'
 import { TwilioServer } from '@openmic/twilio'
 import type { WebSocket } from 'ws'
@@ -7,6 +13,9 @@ import { createCallParts, warnOnStoreError, type CallFactories } from '../call-p
 import type { DemoConfig } from '../config.js'
 import { holdMessages } from './held-messages.js'
 import { checkStreamToken } from './stream-token.js'
+
+/** How long a stream may take to send `start` (Twilio sends it right after `connected`). */
+const START_TIMEOUT_MS = 5000
 
 /** What a phone call is run with: the demo's providers, store and calls, and Twilio's side. */
 export interface PhoneCallContext {
@@ -48,6 +57,13 @@ export function answerPhoneCall(socket: WebSocket, context: PhoneCallContext): v
           call.close(code, message)
         }
       })
+      // A socket that never says which call it carries holds providers for nothing
+      const noStart = setTimeout(() => {
+        if (call.callStart || call.isEnded) return
+        console.warn(`A phone stream sent no start in ${START_TIMEOUT_MS} ms: closed`)
+        call.close(MicdropErrorCode.BadRequest, 'No start')
+      }, START_TIMEOUT_MS)
+      call.once('End', () => clearTimeout(noStart))
       warnOnStoreError(call)
       // Drained like the page's calls. MicdropCalls only uses what every CallServer has (close,
       // drain, isEnded, End), but is typed for MicdropServer alone.

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net'
 import { FakeTwilioCall, twilioWebhookRequest } from '@openmic/testing/twilio'
 import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
+import { WebSocket } from 'ws'
 import { buildApp } from '../app.js'
 import { loadConfig } from '../config.js'
 
@@ -83,4 +84,13 @@ describe('the demo phone endpoints', () => {
     expect(await bad.closed).toMatchObject({ code: 4401, reason: 'Invalid stream token' })
     expect(bad.received.filter((frame) => frame.data.includes('"media"'))).toEqual([])
   })
+
+  it('closes a stream that never sends start with 4400, once it waited 5 s', async () => {
+    const host = await start(PHONE)
+    const socket = new WebSocket(`ws://${host}/twilio/stream`)
+    const [code, reason] = await new Promise<[number, string]>((resolve) =>
+      socket.on('close', (code, reason) => resolve([code, reason.toString()]))
+    )
+    expect([code, reason]).toEqual([4400, 'No start'])
+  }, 15_000)
 })
