@@ -53,6 +53,19 @@ function heardFrom(call: FakeTwilioCall, fromMs: number): Buffer {
   return call.heardAudio().subarray(Math.round(fromMs) * 32)
 }
 
+/** `promise`, or a rejection naming `what` after `ms`. */
+async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`No ${what} in ${ms} ms`)), ms)
+  })
+  try {
+    return await Promise.race([promise, timeout])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 /** Loudness of PCM16 in dBFS (RMS). */
 function dbfs(pcm: Buffer): number {
   let sum = 0
@@ -185,7 +198,7 @@ describe('a phone call into the demo (Twilio Media Streams, Silero VAD, flite)',
     // "Goodbye": heard to its end, then the call is hung up through the REST API
     before = call.heardMs
     call.say(await speakPcm(words[5]!))
-    const end = await call.closed
+    const end = await within(call.closed, 20_000, 'the hang-up')
     expect(end.by).toBe('stop') // Twilio ended the stream: the call was hung up
     expect(record.status).toBe('completed')
     expect(record.updates).toEqual([{ Status: 'completed' }])
