@@ -3,7 +3,6 @@ import {
   MicdropErrorCode,
   type ConversationStore,
   type MicdropCalls,
-  type MicdropError,
   type MicdropServer,
 } from '@openmic/server'
 import { SileroVAD } from '@openmic/silero'
@@ -12,7 +11,7 @@ import type { WebSocket } from 'ws'
 import { createCallParts, warnOnStoreError, type CallFactories } from '../call-parts.js'
 import type { DemoConfig } from '../config.js'
 import { holdMessages } from './held-messages.js'
-import { checkStreamToken } from './stream-token.js'
+import { streamParams } from './stream-token.js'
 
 /** How long a stream may take to send `start` (Twilio sends it right after `connected`). */
 const START_TIMEOUT_MS = 5000
@@ -33,7 +32,7 @@ export interface PhoneCallContext {
  * Runs a phone call on the Media Stream Twilio opened: one `TwilioServer` with its own Silero
  * VAD, the providers of the configuration, and the demo's conversation store (a phone call is
  * kept while it lasts, under an id of its own). A stream that does not carry the deployment's
- * token is closed with 4401.
+ * token is refused (`params`): hung up and closed with 4401.
  */
 export function answerPhoneCall(socket: WebSocket, context: PhoneCallContext): void {
   // Listening starts now: the call's first messages come while its providers are being built.
@@ -47,15 +46,14 @@ export function answerPhoneCall(socket: WebSocket, context: PhoneCallContext): v
         store: context.store,
         conversationId: `phone-${randomUUID()}`,
         hangUp: context.hangUp,
-      })
-      call.on('Start', ({ callSid, customParameters }) => {
-        try {
-          checkStreamToken(context.token, customParameters)
-        } catch (error) {
-          const { code, message } = error as MicdropError
-          console.warn(`Phone call ${callSid} refused: ${message}`)
-          call.close(code, message)
-        }
+        params: (parameters) => {
+          try {
+            return streamParams(context.token, parameters)
+          } catch (error) {
+            console.warn(`A phone stream was refused: ${(error as Error).message}`)
+            throw error
+          }
+        },
       })
       // A socket that never says which call it carries holds providers for nothing
       const noStart = setTimeout(() => {

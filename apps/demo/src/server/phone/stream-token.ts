@@ -17,12 +17,18 @@ export function streamToken(authToken: string, publicUrl: string): string {
 }
 
 /**
- * Checks a stream's custom parameters: throws a `MicdropError` (4401) unless they carry `token`.
+ * The stream's `params` check: its custom parameters without the token, or a `MicdropError`
+ * (4401) unless they carry `token`.
  */
-export function checkStreamToken(token: string, customParameters: Record<string, string>): void {
-  const given = Buffer.from(customParameters[STREAM_TOKEN_PARAMETER] ?? '')
+export function streamParams(
+  token: string,
+  customParameters: Record<string, string>
+): Record<string, string> {
+  const { [STREAM_TOKEN_PARAMETER]: given = '', ...params } = customParameters
+  const givenBytes = Buffer.from(given)
   const expected = Buffer.from(token)
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+  if (givenBytes.length !== expected.length || !timingSafeEqual(givenBytes, expected)) {
     throw new MicdropError(MicdropErrorCode.Unauthorized, 'Invalid stream token')
   }
+  return params
 }
