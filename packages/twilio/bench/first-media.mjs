@@ -5,9 +5,9 @@
 //
 //   node packages/twilio/bench/first-media.mjs        (N=60 turns a path; N=200 for more)
 //
-// Only the framework is timed, not the wait for silence: the phone's VAD is scripted to end the
-// speech on the last speech frame itself (no `silenceMs`), and the WebSocket client sends
-// `StopSpeaking` right behind its last audio frame, as a client whose own VAD decided would.
+// Only the framework is timed, not the wait for silence: both servers hear the turns with the same
+// scripted VAD (MicdropServer's `vad` option on the WebSocket), which ends the speech on the last
+// speech frame itself (no `silenceMs`).
 import { performance } from 'node:perf_hooks'
 import { MockAgent, MockSTT, MockTTS, VAD } from '@openmic/core'
 import { MicdropServer } from '@openmic/server'
@@ -119,10 +119,10 @@ async function phonePath() {
   }
 }
 
-/** The WebSocket path: a client that streams PCM16 in 20 ms frames and decides the turn itself. */
+/** The WebSocket path: a client that streams PCM16 in 20 ms frames; the server hears the turns. */
 async function webSocketPath() {
   const { wss, url } = await listen((socket) => {
-    new MicdropServer(socket, providers())
+    new MicdropServer(socket, { ...providers(), vad: new ScriptedVAD() })
   })
   const socket = new WebSocket(url)
   await new Promise((resolve) => socket.once('open', resolve))
@@ -136,7 +136,6 @@ async function webSocketPath() {
     name: 'WebSocket (MicdropServer, PCM16)',
     async turn() {
       firstAudioAt = undefined
-      socket.send('StartSpeaking')
       const start = performance.now()
       let lastAt = 0
       for (let i = 0; i * frameBytes < speech.length; i++) {
@@ -146,7 +145,6 @@ async function webSocketPath() {
         socket.send(speech.subarray(i * frameBytes, (i + 1) * frameBytes))
         lastAt = performance.now()
       }
-      socket.send('StopSpeaking')
       await until(() => firstAudioAt !== undefined, 'answer audio')
       const took = firstAudioAt - lastAt
       await new Promise((resolve) => setTimeout(resolve, 100)) // the answer plays (50 ms of tone)
