@@ -198,7 +198,19 @@ describe('a phone call into the demo (Twilio Media Streams, Silero VAD, flite)',
     // "Goodbye": heard to its end, then the call is hung up through the REST API
     before = call.heardMs
     call.say(await speakPcm(words[5]!))
-    const end = await within(call.closed, 20_000, 'the hang-up')
+    const end = await within(call.closed, 20_000, 'the hang-up').catch(async (error: Error) => {
+      // What the line was doing, to tell a lost goodbye from a hang-up never asked for
+      const state = {
+        stored: (await demo!.stored()).slice(-4),
+        status: record.status,
+        requests: demo!.api.requests.map((request) => `${request.method} ${request.path}`),
+        queuedMs: call.queuedMs,
+        goodbyeHeardMs: call.heardMs - before,
+        goodbyeSpokenMs: spoken[5],
+        lastFrames: call.received.slice(-3).map((frame) => frame.data.slice(0, 40)),
+      }
+      throw new Error(`${error.message}: ${JSON.stringify(state)}`)
+    })
     expect(end.by).toBe('stop') // Twilio ended the stream: the call was hung up
     expect(record.status).toBe('completed')
     expect(record.updates).toEqual([{ Status: 'completed' }])
