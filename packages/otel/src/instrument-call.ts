@@ -10,7 +10,7 @@ import {
   type TracerProvider,
 } from '@opentelemetry/api'
 import type { MicdropTurnMetrics } from '@openmic/core/protocol'
-import type { BargeInVerdict, CallServer, MicdropServerEvents, TurnTimes } from '@openmic/server'
+import type { BargeInVerdict, CallServer, TurnTimes } from '@openmic/server'
 import { ATTR } from './attributes.js'
 import { callInstruments } from './call-metrics.js'
 import { callParts, type CallModels, type PartName } from './call-parts.js'
@@ -62,8 +62,9 @@ type Part = 'agent' | 'stt' | 'tts'
  * const server = new MicdropServer(socket, { agent, stt, tts, conversationId })
  * instrumentCall(server, { conversationId, models: { agent: 'gpt-4.1-mini' } })
  */
-export function instrumentCall<Events extends MicdropServerEvents>(
-  server: CallServer<Events>,
+export function instrumentCall(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any transport's events
+  server: CallServer<any>,
   options: InstrumentCallOptions = {}
 ): CallTelemetry {
   const call = server as unknown as CallServer

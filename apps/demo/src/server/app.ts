@@ -3,7 +3,6 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import fastifyStatic from '@fastify/static'
 import fastifyWebsocket from '@fastify/websocket'
-import type { Agent, STT, TTS } from '@openmic/core'
 import {
   handleError,
   MemoryConversationStore,
@@ -16,18 +15,17 @@ import {
 } from '@openmic/server'
 import { instrumentCall } from '@openmic/otel'
 import Fastify, { type FastifyInstance } from 'fastify'
+import {
+  createCallParts,
+  defaultFactories,
+  warnOnStoreError,
+  type CallFactories,
+} from './call-parts.js'
 import type { DemoConfig } from './config.js'
-import { createAgent, createSTT, createTTS } from './providers.js'
+import { phoneRoutes } from './phone/phone-routes.js'
 import { createTelemetry } from './telemetry.js'
 
-/** What a call is built from; tests replace them. */
-export interface CallFactories {
-  createAgent(config: DemoConfig): Promise<Agent>
-  createSTT(config: DemoConfig): Promise<STT>
-  createTTS(config: DemoConfig): Promise<TTS>
-}
-
-const defaultFactories: CallFactories = { createAgent, createSTT, createTTS }
+export type { CallFactories } from './call-parts.js'
 
 const publicDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'public')
 const require = createRequire(import.meta.url)
@@ -37,18 +35,26 @@ const MAX_FRAME_BYTES = 64 * 1024
 
 /**
  * The demo server: the web page, the Silero VAD files (served from here, never a CDN) and the
- * `/call` WebSocket, one `MicdropServer` per call once the page sent the right token.
+ * `/call` WebSocket, one `MicdropServer` per call once the page sent the right token; with
+ * Twilio configured, the phone endpoints (`/twilio/voice`, `/twilio/stream`). `store` replaces
+ * the configured conversation store (tests read it).
  */
 export async function buildApp(
   config: DemoConfig,
   factories: CallFactories = defaultFactories,
-  calls: MicdropCalls = new MicdropCalls()
+  calls: MicdropCalls = new MicdropCalls(),
+  store?: ConversationStore
 ): Promise<FastifyInstance> {
   const app = Fastify({ logger: false, forceCloseConnections: true })
-  const store = await createStore(config)
+  if (!store) {
+    const created = (store = await createStore(config))
+    app.addHook('onClose', async () => {
+      await (created as { close?: () => Promise<void> }).close?.()
+    })
+  }
+  const conversations = store
   const telemetry = await createTelemetry(config)
   app.addHook('onClose', async () => {
-    await (store as { close?: () => Promise<void> }).close?.()
     await telemetry.shutdown()
   })
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES } })
@@ -89,28 +95,30 @@ export async function buildApp(
           return { conversationId }
         }
       )
-      const [agent, stt, tts] = await Promise.all([
-        factories.createAgent(config),
-        factories.createSTT(config),
-        factories.createTTS(config),
-      ])
-      const server = new MicdropServer(socket, {
-        agent,
-        stt,
-        tts,
+      const call = new MicdropServer(socket, {
+        ...(await createCallParts(factories, config)),
         generateFirstMessage: true,
         sendMetrics: config.metrics,
         maxFrameBytes: MAX_FRAME_BYTES,
         // A call with an id is kept: it resumes after a drop or a restart (with Redis, anywhere).
-        ...(params.conversationId ? { store, conversationId: params.conversationId } : {}),
-      }).on('StoreError', (error, operation) => {
-        console.warn(`Conversation store ${operation} failed:`, (error as Error).message)
+        ...(params.conversationId
+          ? { store: conversations, conversationId: params.conversationId }
+          : {}),
       })
-      instrumentCall(server, { ...telemetry.providers, conversationId: params.conversationId })
-      calls.add(server)
+      warnOnStoreError(call)
+      instrumentCall(call, { ...telemetry.providers, conversationId: params.conversationId })
+      calls.add(call)
     } catch (error) {
       handleError(socket, error)
     }
+  })
+
+  await app.register(phoneRoutes, {
+    config,
+    factories,
+    calls,
+    store: conversations,
+    instrument: (call) => instrumentCall(call, telemetry.providers),
   })
 
   return app

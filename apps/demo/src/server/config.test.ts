@@ -202,4 +202,26 @@ describe('loadConfig', () => {
       /Cannot read OPENMIC_CONFIG/
     )
   })
+
+  it('turns phone calls on with TWILIO_AUTH_TOKEN, which needs the public origin', () => {
+    expect(loadConfig({})).toMatchObject({ twilio: {} })
+    expect(loadConfig({}).publicUrl).toBeUndefined()
+    expect(
+      loadConfig({
+        TWILIO_ACCOUNT_SID: 'AC123',
+        TWILIO_AUTH_TOKEN: 'token',
+        TWILIO_API_BASE_URL: 'http://127.0.0.1:9',
+        OPENMIC_PUBLIC_URL: 'https://voice.example.com/',
+      })
+    ).toMatchObject({
+      twilio: { accountSid: 'AC123', authToken: 'token', apiBaseUrl: 'http://127.0.0.1:9' },
+      publicUrl: 'https://voice.example.com',
+    })
+    expect(() => loadConfig({ TWILIO_AUTH_TOKEN: 'token' })).toThrow(/needs OPENMIC_PUBLIC_URL/)
+    expect(() =>
+      loadConfig({ TWILIO_AUTH_TOKEN: 't', OPENMIC_PUBLIC_URL: 'https://example.com/voice' })
+    ).toThrow(/without a path/)
+    expect(() => loadConfig({ OPENMIC_PUBLIC_URL: 'ftp://example.com' })).toThrow(/http\(s\)/)
+    expect(() => loadConfig({ TWILIO_ACCOUNT_SID: 'SK123' })).toThrow(/starts with AC/)
+  })
 })

@@ -83,6 +83,34 @@ const DemoConfigSchema = z.object({
   cartesia: Provider.extend({
     voiceId: z.string().min(1).default(DEFAULT_CARTESIA_VOICE),
   }).default({ voiceId: DEFAULT_CARTESIA_VOICE }),
+  /**
+   * Phone calls through a Twilio number: on when `authToken` is set (it checks the webhooks'
+   * signatures); with `accountSid` too, the call is hung up through the REST API after the goodbye.
+   */
+  twilio: z
+    .object({
+      accountSid: z
+        .string()
+        .regex(/^AC\w+$/, 'a Twilio account SID starts with AC')
+        .optional(),
+      authToken: z.string().min(1).optional(),
+      /** Where the REST API is (default Twilio's own): a fake of it in tests. */
+      apiBaseUrl: z.string().url().optional(),
+    })
+    .default({}),
+  /**
+   * The public origin Twilio reaches this server at (`https://host`, e.g. a tunnel's): the URL
+   * its webhooks are signed for, and the `wss://` origin of the Media Stream it is told to open.
+   */
+  publicUrl: z
+    .string()
+    .url()
+    .refine((url) => /^https?:$/.test(new URL(url).protocol), 'an http(s) URL')
+    .refine((url) => new URL(url).pathname === '/' && !new URL(url).search, {
+      message: 'an origin only (scheme, host, port), without a path',
+    })
+    .transform((url) => new URL(url).origin)
+    .optional(),
 })
 
 /** Where speech comes from, once `auto` is resolved. */
@@ -110,7 +138,8 @@ export class DemoConfigError extends Error {
  * `MISTRAL_MODEL`, `MISTRAL_SERVER_URL`, `AI_SDK_BASE_URL`, `AI_SDK_MODEL`, `AI_SDK_API_KEY`,
  * `ELEVENLABS_API_KEY`, `ELEVENLABS_VOICE_ID`, `ELEVENLABS_BASE_URL`, `GRADIUM_API_KEY`,
  * `GRADIUM_REGION`, `GRADIUM_BASE_URL`, `GRADIUM_VOICE_ID`, `GLADIA_API_KEY`, `GLADIA_BASE_URL`,
- * `CARTESIA_API_KEY`, `CARTESIA_BASE_URL`, `CARTESIA_VOICE_ID`).
+ * `CARTESIA_API_KEY`, `CARTESIA_BASE_URL`, `CARTESIA_VOICE_ID`, `TWILIO_ACCOUNT_SID`,
+ * `TWILIO_AUTH_TOKEN`, `TWILIO_API_BASE_URL`, `OPENMIC_PUBLIC_URL`).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
   const file = env.OPENMIC_CONFIG ? readConfigFile(env.OPENMIC_CONFIG) : {}
@@ -157,6 +186,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
       baseURL: env.CARTESIA_BASE_URL,
       voiceId: env.CARTESIA_VOICE_ID,
     }),
+    twilio: prune({
+      accountSid: env.TWILIO_ACCOUNT_SID,
+      authToken: env.TWILIO_AUTH_TOKEN,
+      apiBaseUrl: env.TWILIO_API_BASE_URL,
+    }),
+    publicUrl: env.OPENMIC_PUBLIC_URL,
   })
   const merged = {
     ...file,
@@ -168,10 +203,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
     aiSdk: { ...(file.aiSdk as object), ...(fromEnv.aiSdk as object) },
     gladia: { ...(file.gladia as object), ...(fromEnv.gladia as object) },
     cartesia: { ...(file.cartesia as object), ...(fromEnv.cartesia as object) },
+    twilio: { ...(file.twilio as object), ...(fromEnv.twilio as object) },
   }
   const parsed = DemoConfigSchema.safeParse(merged)
   if (!parsed.success)
     throw new DemoConfigError(`Invalid demo configuration:\n${z.prettifyError(parsed.error)}`)
+  if (parsed.data.twilio.authToken && !parsed.data.publicUrl) {
+    throw new DemoConfigError(
+      'TWILIO_AUTH_TOKEN needs OPENMIC_PUBLIC_URL: the https:// origin Twilio reaches this server ' +
+        'at (e.g. a tunnel to its port), which webhooks are signed for.'
+    )
+  }
   return {
     ...parsed.data,
     agent: resolveAgent(parsed.data),

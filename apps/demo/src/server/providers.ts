@@ -125,15 +125,19 @@ export interface ProvidersWarmUp {
 
 /**
  * Starts loading what the configured offline providers would otherwise load during the first
- * call: `@openmic/local`, flite's voice and pocketsphinx's model in their worker threads, and what
- * the local agent's first answer loads, so that the first caller is greeted and heard as fast as
+ * call: `@openmic/local`, flite's voice and pocketsphinx's model in their worker threads, what
+ * the local agent's first answer loads, and Silero's model when phone calls are on, so that the first caller is greeted and heard as fast as
  * the next ones. A call started before they have loaded shares them. Cloud providers connect per
  * call: nothing to load.
  */
 export function warmUpProviders(config: DemoConfig): ProvidersWarmUp {
   const local = () => import('@openmic/local')
-  const greeting =
-    config.tts === 'local' ? local().then(({ LocalTTS }) => LocalTTS.warmUp()) : Promise.resolve()
+  const greeting = Promise.all([
+    config.tts === 'local' && local().then(({ LocalTTS }) => LocalTTS.warmUp()),
+    // A phone call's VAD hears the caller from the first frame
+    config.twilio.authToken &&
+      import('@openmic/silero').then(({ SileroVAD }) => SileroVAD.warmUp()),
+  ]).then(() => {})
   const firstTurn = Promise.all([
     config.stt === 'local' && local().then(({ LocalSTT }) => LocalSTT.warmUp()),
     config.agent === 'local' && local().then(({ LocalAgent }) => LocalAgent.warmUp()),

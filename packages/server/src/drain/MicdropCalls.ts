@@ -1,4 +1,4 @@
-import type { MicdropServer } from '../server/MicdropServer.js'
+import type { CallServer } from '../transport/CallServer.js'
 
 /** WebSocket close code 1012 (service restart): clients reconnect. */
 const SERVICE_RESTART = 1012
@@ -19,20 +19,25 @@ export interface DrainOptions {
  * drainOnSignal(calls, { stopAccepting: () => httpServer.close() })
  */
 export class MicdropCalls {
-  private readonly calls = new Set<MicdropServer>()
+  private readonly calls = new Set<CallServer>()
   private draining?: Promise<void>
   private deadlineMs = 0
 
-  /** Tracks a call until it ends. A call added while draining is closed with 1012 at once. */
-  add(server: MicdropServer): MicdropServer {
+  /**
+   * Tracks a call until it ends. A call added while draining is closed with 1012 at once. Any
+   * transport's call: `MicdropServer`, `TwilioServer`, `TelnyxServer`.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- every transport's events
+  add<Call extends CallServer<any>>(call: Call): Call {
+    const server = call as unknown as CallServer
     if (this.draining) {
       server.close(SERVICE_RESTART, 'Service restart')
-      return server
+      return call
     }
-    if (server.isEnded) return server
+    if (server.isEnded) return call
     this.calls.add(server)
     server.once('End', () => this.calls.delete(server))
-    return server
+    return call
   }
 
   /** Calls in progress. */
@@ -45,7 +50,7 @@ export class MicdropCalls {
     return this.draining !== undefined
   }
 
-  /** Drains every call (see `MicdropServer.drain`); resolves when all are closed. */
+  /** Drains every call (see `CallServer.drain`); resolves when all are closed. */
   drain(options: DrainOptions = {}): Promise<void> {
     this.deadlineMs = options.deadlineMs ?? 30_000
     this.draining ??= Promise.all([...this.calls].map((call) => call.drain(this.deadlineMs))).then(

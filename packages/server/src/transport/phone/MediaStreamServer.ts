@@ -26,7 +26,7 @@ export interface MediaStreamServerOptions<
   /**
    * Checks the call's custom parameters, as `waitForParams` does: returns the params (a zod
    * `parse` works) or throws (a `MicdropError` keeps its code; anything else is 4400 "Invalid
-   * params"). A call whose parameters are refused is logged, hung up and closed, never answered.
+   * params"). A call whose parameters are refused is logged and closed, never answered.
    */
   params?: (parameters: Record<string, string>) => Params | Promise<Params>
   /**
@@ -236,7 +236,11 @@ export abstract class MediaStreamServer<
     this.open()
   }
 
-  /** Parameters refused: logged, hung up, closed with the error's code; never answered. */
+  /**
+   * Parameters refused: logged, closed with the error's code; never answered. Not hung up through
+   * the REST API: the refused stream's call id is as unproven as its parameters, and hanging it up
+   * would let a forged stream end someone else's call (closing the stream ends the TwiML instead).
+   */
   private refuse(error: unknown) {
     this.heldUntilAccepted = undefined
     if (this.isEnded) return
@@ -246,7 +250,6 @@ export abstract class MediaStreamServer<
         : new MicdropError(MicdropErrorCode.BadRequest, 'Invalid params')
     const cause = error instanceof MicdropError ? '' : ` (${String(error)})`
     this.log(`Refused the call: ${refusal.message}${cause}`)
-    void this.hangUpLine()
     this.close(refusal.code, refusal.message)
   }
 
