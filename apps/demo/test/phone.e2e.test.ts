@@ -14,6 +14,8 @@ const GOODBYE = 'Goodbye, and have a nice day!'
 const FRAME_MS = 20
 /** What `TwilioServer` queues at Twilio ahead of playback (its default `aheadMs`). */
 const AHEAD_MS = 300
+/** The phone line's marks are 100 ms apart: where a resumed answer starts is known to that, and a frame. */
+const RESUME_SLACK_MS = 100 + FRAME_MS
 
 let demo: PhoneDemo | undefined
 afterEach(async () => {
@@ -87,9 +89,12 @@ function heardChars(text: string, heardMs: number, totalMs: number): number {
 
 /** Checks that the answer heard from `fromMs` (of all heard audio) is speech, as long as the TTS made it. */
 function expectSpokenAnswer(call: FakeTwilioCall, fromMs: number, spokenMs: number) {
+  // Amounts of audio (bytes the fake played / 8), not clock readings: the answer was heard whole,
+  // so these hold on any machine however slow
   const heardMs = call.heardMs - fromMs
   // To the frame: its last one is padded with silence
   expect(Math.abs(heardMs - spokenMs)).toBeLessThanOrEqual(2 * FRAME_MS)
+  // A spoken sentence, not a click nor a runaway stream
   expect(heardMs).toBeGreaterThan(700)
   expect(heardMs).toBeLessThan(8000)
   expect(dbfs(heardFrom(call, fromMs))).toBeGreaterThan(-35)
@@ -192,8 +197,10 @@ describe('a phone call into the demo (Twilio Media Streams, Silero VAD, flite)',
     await call.waitFor(() => clearOf(cough) !== undefined, 10_000, "the cough's clear")
     items = await storedUntil((items) => expect(assistants(items)).toHaveLength(5))
     expect(assistants(items)[4]).toEqual({ role: 'assistant', content: DONT_KNOW })
-    expect(call.heardMs - before).toBeGreaterThanOrEqual(spoken[4]! - FRAME_MS)
-    expect(call.heardMs - before).toBeLessThanOrEqual(spoken[4]! + 2 * FRAME_MS)
+    // Heard once: the line resumes where the server reckoned playback stopped, exact at each mark
+    // and estimated on the clock between two (100 ms apart), so a busy machine may replay or skip
+    // up to one mark's spacing, never a second copy of the answer
+    expect(Math.abs(call.heardMs - before - spoken[4]!)).toBeLessThanOrEqual(RESUME_SLACK_MS)
 
     // "Goodbye": heard to its end, then the call is hung up through the REST API
     before = call.heardMs
