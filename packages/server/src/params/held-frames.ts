@@ -13,20 +13,31 @@ export function readParamsOf(socket: WebSocket): boolean {
   return (socket as WebSocket & { [paramsRead]?: boolean })[paramsRead] === true
 }
 
+/** Marks `socket` as one whose params frame `waitForParams` read (see `readParamsOf`). */
+export function markParamsRead(socket: WebSocket): void {
+  ;(socket as WebSocket & { [paramsRead]?: boolean })[paramsRead] = true
+}
+
 /**
- * Holds the frames that follow the params until the app listens to the socket again, then gives
- * them back on the socket itself. `ws` emits every frame of a TCP chunk at once, so a
- * `StartSpeaking` sent right behind the params arrives while nobody listens yet: without this, it
- * would be lost. The socket is paused meanwhile so that nothing more is read.
+ * Holds a socket's frames until the app listens to it again, then gives them back on the socket
+ * itself. `ws` emits a frame whether anyone listens or not: a `StartSpeaking` sent right behind
+ * the params, or a carrier's `connected` and `start` sent right after the upgrade, arrive while
+ * the call's providers are still being built, and would be lost. The socket is paused meanwhile
+ * so that nothing more is read.
  *
  * When the next `message` listener is attached (by `new MicdropServer(socket, ...)` or the app's
  * own handler), the held frames are emitted again as `message` events, in order, then the socket
  * resumes. They are emitted on the next turn of the event loop, so that whatever the app sets up
  * right after attaching (a call's opening) comes first. If the socket closes first, they are
  * dropped with it.
+ *
+ * @example
+ * wss.on('connection', (socket) => {
+ *   holdFrames(socket) // the carrier's first messages wait for the call
+ *   void createProviders().then((providers) => new TwilioServer(socket, { ...providers, vad }))
+ * })
  */
 export function holdFrames(socket: WebSocket): void {
-  ;(socket as WebSocket & { [paramsRead]?: boolean })[paramsRead] = true
   const frames: HeldFrame[] = []
   let over = false
   const hold = (data: RawData, isBinary: boolean) => {

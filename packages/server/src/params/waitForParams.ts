@@ -1,6 +1,6 @@
 import type { RawData, WebSocket } from 'ws'
 import { MicdropError, MicdropErrorCode } from '../errors/MicdropError.js'
-import { holdFrames } from './held-frames.js'
+import { holdFrames, markParamsRead } from './held-frames.js'
 
 export interface WaitForParamsOptions {
   /** How long to wait for the params frame, in ms (default 3 000). */
@@ -43,6 +43,7 @@ export function waitForParams<T>(
     const onClose = () => fail(new MicdropError(MicdropErrorCode.BadRequest, 'Missing params'))
     const onMessage = (data: RawData, isBinary: boolean) => {
       cleanup()
+      markParamsRead(socket)
       holdFrames(socket)
       const invalid = new MicdropError(MicdropErrorCode.BadRequest, 'Invalid params')
       if (isBinary) return reject(invalid)

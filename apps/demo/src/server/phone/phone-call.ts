@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto'
-import { MicdropErrorCode, type ConversationStore, type MicdropCalls } from '@openmic/server'
+import {
+  holdFrames,
+  MicdropErrorCode,
+  type ConversationStore,
+  type MicdropCalls,
+} from '@openmic/server'
 import { SileroVAD } from '@openmic/silero'
 import { TwilioServer } from '@openmic/twilio'
 import type { WebSocket } from 'ws'
 import { createCallParts, warnOnStoreError, type CallFactories } from '../call-parts.js'
 import type { DemoConfig } from '../config.js'
-import { holdMessages } from './held-messages.js'
 import { streamParams } from './stream-token.js'
 
 /** How long a stream may take to send `start` (Twilio sends it right after `connected`). */
@@ -32,8 +36,8 @@ export interface PhoneCallContext {
  * token is refused (`params`): closed with 4401.
  */
 export function answerPhoneCall(socket: WebSocket, context: PhoneCallContext): void {
-  // Listening starts now: the call's first messages come while its providers are being built.
-  const held = holdMessages(socket)
+  // The call's first messages come while its providers are being built: they wait for the call
+  holdFrames(socket)
   createCallParts(context.factories, context.config)
     .then((parts) => {
       const call = new TwilioServer(socket, {
@@ -62,11 +66,11 @@ export function answerPhoneCall(socket: WebSocket, context: PhoneCallContext): v
       warnOnStoreError(call)
       context.instrument?.(call)
       context.calls.add(call)
-      held.release()
     })
     .catch((error: unknown) => {
-      held.drop()
       console.error('A phone call could not start:', error)
+      // Read again, so that the closing handshake completes (the held frames go with the socket)
+      socket.resume()
       if (socket.readyState === socket.OPEN) socket.close(1011, 'Internal error')
     })
 }
