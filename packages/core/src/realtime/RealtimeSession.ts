@@ -227,12 +227,11 @@ export class RealtimeSession {
     this.early = undefined
     if (!early) return undefined
     const { response } = early
-    const ended = response.end?.status
+    // One that failed is taken too: its failure is the answer's, retried or not by core's rules
     const fresh =
       early.input === this.lastInput &&
       early.revision === this.mirror.revision &&
-      !response.cancelled &&
-      (ended === undefined || ended === 'completed' || ended === 'incomplete')
+      !response.cancelled
     if (fresh) return response
     response.cancel()
     return undefined
