@@ -15,3 +15,7 @@ export { OpenaiSTTError } from './stt/OpenaiSTTError.js'
 // Text-to-speech
 export { OpenaiTTS } from './tts/index.js'
 export type { OpenaiTTSOptions, OpenaiTTSError } from './tts/index.js'
+// Speech-to-speech (OpenaiRealtime, for core's RealtimeAgent)
+export { OpenaiRealtime } from './realtime/OpenaiRealtime.js'
+export type { OpenaiRealtimeModelId, OpenaiRealtimeOptions } from './realtime/options.js'
+export { OpenaiRealtimeError } from './realtime/OpenaiRealtimeError.js'

@@ -261,7 +261,8 @@ export class MockRealtime extends RealtimeModel {
     // Scripted when it starts: it answers the conversation as it is then
     run.steps.push(() => this.script(run, answer(), conversation))
     this.queue.push(run)
-    if (this.queue.length === 1) this.next()
+    // Never from within the call that asked for it, as a provider over a network
+    if (this.queue.length === 1) this.later(0, () => this.next())
   }
 
   /** Plays the next step of the response at the head of the queue. */

@@ -35,6 +35,8 @@ export interface RealtimeModelEvents {
  * - Items created with `createItem()` take the id given, placed after `after` (`null`: first;
  *   undefined: last). `truncateItem()` cuts a spoken item's audio (and its transcript) at a
  *   position; `deleteItem()` removes an item. Ids are the provider's own for the items it made.
+ * - Nothing is emitted from within the call that asked for it (`respond()`, `say()`,
+ *   `commitAudio()`): listeners attached right after the call see every event.
  * - Failures are `ProviderError`s: a response's own end with `failed`, an input's `Failed`, the
  *   session's `Failed`. Nothing is thrown out of an event handler or left unhandled.
  * - `destroy()` closes the session and every timer; nothing is emitted afterwards.

@@ -3,10 +3,25 @@ import type { RealtimeClientEvent, RealtimeServerEvent } from 'openai/resources/
 import { WebSocket } from 'ws'
 import { OpenaiSTTError } from './OpenaiSTTError.js'
 
-/** One WebSocket to the Realtime API (core's {@link JsonSocket}); `end()` takes an {@link OpenaiSTTError}. */
+/** One WebSocket to the Realtime API (core's {@link JsonSocket}); `end()` takes the socket's error. */
 export type RealtimeSocket = JsonSocket<RealtimeServerEvent, RealtimeClientEvent>
 
-export interface RealtimeSocketOptions {
+/** What a socket's error says besides its message. */
+export interface RealtimeErrorDetails {
+  status?: number
+  code?: string | null
+  type?: string | null
+  closeCode?: number
+  cause?: unknown
+}
+
+/** The error class of the realtime client that opens the socket. */
+export type RealtimeErrorClass<E extends Error> = new (
+  message: string,
+  details?: RealtimeErrorDetails
+) => E
+
+export interface RealtimeSocketOptions<E extends Error = OpenaiSTTError> {
   url: string
   apiKey: string
   connectionTimeoutMs: number
@@ -14,8 +29,10 @@ export interface RealtimeSocketOptions {
   firstEvent: RealtimeClientEvent
   onEvent(event: RealtimeServerEvent): void
   /** Called once when the socket is over, whatever ended it (never after `dispose()`). */
-  onEnd(error: OpenaiSTTError): void
+  onEnd(error: E): void
   log(...message: unknown[]): void
+  /** The class of the error it ends with (default {@link OpenaiSTTError}). */
+  errorClass?: RealtimeErrorClass<E>
 }
 
 /**
@@ -23,7 +40,9 @@ export interface RealtimeSocketOptions {
  * opens are queued and sent once, in order, when it opens; once it is over nothing is sent (never
  * replayed on another socket). Server messages that are not JSON events are logged and ignored.
  */
-export function openRealtimeSocket(options: RealtimeSocketOptions): RealtimeSocket {
+export function openRealtimeSocket<E extends Error = OpenaiSTTError>(
+  options: RealtimeSocketOptions<E>
+): RealtimeSocket {
   const ws = new WebSocket(options.url, {
     headers: { Authorization: `Bearer ${options.apiKey}` },
   })
@@ -33,28 +52,34 @@ export function openRealtimeSocket(options: RealtimeSocketOptions): RealtimeSock
       typeof value.type === 'string',
     messageName: 'an event',
     onMessage: options.onEvent,
-    onEnd: (end) => options.onEnd(realtimeError(end)),
+    onEnd: (end) =>
+      options.onEnd(
+        realtimeError(
+          end,
+          options.errorClass ?? (OpenaiSTTError as unknown as RealtimeErrorClass<E>)
+        )
+      ),
     log: options.log,
   })
   socket.send(options.firstEvent)
   return socket
 }
 
-function realtimeError(end: JsonSocketEnd): OpenaiSTTError {
+function realtimeError<E extends Error>(end: JsonSocketEnd, ErrorClass: RealtimeErrorClass<E>): E {
   switch (end.kind) {
     case 'ended':
-      return end.reason as OpenaiSTTError
+      return end.reason as E
     case 'refused': {
       const { message, code, type } = parseErrorBody(end.body)
       const text = `HTTP ${end.status}${message ? ` ${message}` : ''}`
-      return new OpenaiSTTError(text, { status: end.status, code, type })
+      return new ErrorClass(text, { status: end.status, code, type })
     }
     case 'error':
-      return new OpenaiSTTError(describeSocketEnd(end), { cause: end.error })
+      return new ErrorClass(describeSocketEnd(end), { cause: end.error })
     case 'closed':
-      return new OpenaiSTTError(describeSocketEnd(end), { closeCode: end.code })
+      return new ErrorClass(describeSocketEnd(end), { closeCode: end.code })
     case 'timeout':
-      return new OpenaiSTTError(describeSocketEnd(end))
+      return new ErrorClass(describeSocketEnd(end))
   }
 }
 

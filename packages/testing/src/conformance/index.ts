@@ -16,3 +16,9 @@ export type {
   TTSConformanceSpeak,
 } from './tts-types.js'
 export type { SpeechConformanceTiming } from './speech-kit.js'
+export { describeRealtimeConformance } from './describeRealtimeConformance.js'
+export type {
+  RealtimeConformanceOptions,
+  RealtimeConformanceSetup,
+  RealtimeConformanceStep,
+} from './realtime-types.js'
