@@ -444,7 +444,12 @@ export class OpenaiRealtime extends RealtimeModel {
   /** An `error` event: what it is about fails (the session, a response, a commit), or it is logged. */
   private inBandError(socket: RealtimeSocket, details: RealtimeError) {
     const message = details?.message ?? 'unknown error'
-    const error = new OpenaiRealtimeError(message, { code: details?.code, type: details?.type })
+    const error = new OpenaiRealtimeError(message, {
+      code: details?.code,
+      type: details?.type,
+      // A request the API refused fails the same way again; anything else may pass
+      retryable: details?.type !== 'invalid_request_error',
+    })
     const about = details?.event_id ?? undefined
     if (about !== undefined && about === this.sessionEventId) {
       // Not configured: every answer would be wrong. The next call opens a new session.
