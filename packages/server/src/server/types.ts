@@ -137,9 +137,10 @@ export interface MicdropServerEvents {
    * `interrupted` (the answer was cut: a real interruption) or `resumed` (the utterance was noise
    * and the paused answer went on: a false one). Once per such barge-in, when its `Interrupt` or
    * `Resume` goes out (at once for a client that cannot pause). `heardMs`: how much of the answer
-   * playing the user had heard when they spoke (ms of audio; 0 if none of it had played).
+   * playing the user had heard when they spoke (ms of audio; 0 if none of it had played); `at`:
+   * when they spoke (`StartSpeaking` or `Mute`, performance.now()).
    */
-  BargeIn: [verdict: BargeInVerdict, heardMs: number]
+  BargeIn: [verdict: BargeInVerdict, heardMs: number, at: number]
   /**
    * A user turn is over (its answer heard or cut, or it got none): its instants, latencies,
    * playback and failure, for tracing. Once per answer to a user turn (an answer thrown away for

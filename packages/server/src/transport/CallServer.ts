@@ -89,9 +89,10 @@ export abstract class CallServer<
   private draining?: Promise<void>
   /**
    * The barge-ins (`StartSpeaking`, `Mute`) that a client which said `Hello` is yet to see settled,
-   * in order: for each one over an answer, how much of it the user had heard (see `BargeIn`).
+   * in order: for each one over an answer, how much of it the user had heard and when they spoke
+   * (see `BargeIn`).
    */
-  private readonly unsettledBargeIns: Array<number | undefined> = []
+  private readonly unsettledBargeIns: Array<{ heardMs: number; at: number } | undefined> = []
 
   constructor(private readonly callOptions: MicdropServerOptions) {
     super()
@@ -372,16 +373,19 @@ export abstract class CallServer<
    */
   private trackBargeIn() {
     // Before the call reads (and takes) the client's report: what the barge-in keeps
-    const heardMs = this.call.answerInProgress ? this.call.heardNow() : undefined
-    if (this.call.saidHello) this.unsettledBargeIns.push(heardMs)
-    else if (heardMs !== undefined) this.safeEmit('BargeIn', 'interrupted', heardMs)
+    const bargeIn = this.call.answerInProgress
+      ? { heardMs: this.call.heardNow(), at: performance.now() }
+      : undefined
+    if (this.call.saidHello) this.unsettledBargeIns.push(bargeIn)
+    else if (bargeIn) this.safeEmit('BargeIn', 'interrupted', bargeIn.heardMs, bargeIn.at)
   }
 
   /** One barge-in was settled, in the order they came (see `settlesBargeIns`). */
   private settleBargeIn(frame: 'Interrupt' | 'Resume') {
-    const heardMs = this.unsettledBargeIns.shift()
-    if (heardMs === undefined) return
-    this.safeEmit('BargeIn', frame === 'Interrupt' ? 'interrupted' : 'resumed', heardMs)
+    const bargeIn = this.unsettledBargeIns.shift()
+    if (!bargeIn) return
+    const verdict = frame === 'Interrupt' ? 'interrupted' : 'resumed'
+    this.safeEmit('BargeIn', verdict, bargeIn.heardMs, bargeIn.at)
   }
 
   /** Audio goes at once, never behind a store write (see `PLAYBACK_FRAMES`). */
