@@ -9,12 +9,14 @@ import {
   type TracerProvider,
 } from '@opentelemetry/api'
 import type { FallbackSwitch, ModelCallReport, ToolCallReport } from '@openmic/core'
+import type { MicdropTurnMetrics } from '@openmic/core/protocol'
 import type {
   BargeInVerdict,
   CallServer,
   StoreCallReport,
   StoreOperation,
   TurnReport,
+  TurnTimes,
 } from '@openmic/server'
 import { ATTR } from './attributes.js'
 import { callInstruments } from './call-metrics.js'
@@ -133,17 +135,30 @@ export function instrumentCall(
     if (recording) placer.add(entry)
   }
 
+  /**
+   * The answers whose latencies were recorded at their `Metrics` event (by when they were asked
+   * for): at once, as audio starts playing. A turn without one (failed, cut before its production
+   * ended) has its latencies recorded when it is over.
+   */
+  const measured = new Set<number>()
+  const onMetrics = (metrics: MicdropTurnMetrics, times: TurnTimes) => {
+    measured.add(times.requestedAt)
+    recordLatencies(metrics, times.stopAt, performance.now())
+  }
   const onTurn = (report: TurnReport) => {
     turns++
-    recordTurnMetrics(report)
+    instruments.turns.add(1, { ...metricAttributes, [ATTR.turnOutcome]: report.outcome })
+    const { requestedAt, stopAt, producedAt } = report.times
+    if (requestedAt === undefined || !measured.delete(requestedAt))
+      recordLatencies(report.metrics, stopAt, producedAt)
     if (!recording) return
     const { failure } = report
     if (typeof failure?.error === 'object' && failure.error !== null) claimed.add(failure.error)
     const records = placer.take(turnStart(report))
     placer.placed(recordTurnSpans(kit, callContext, report, turns, records, { late: onCall }))
   }
-  const recordTurnMetrics = ({ metrics, outcome, times }: TurnReport) => {
-    instruments.turns.add(1, { ...metricAttributes, [ATTR.turnOutcome]: outcome })
+  /** A turn's latencies; `producedAt`: when its answer's production ended. */
+  const recordLatencies = (metrics: MicdropTurnMetrics, stopAt: number, producedAt?: number) => {
     if (metrics.endToEndMs !== undefined)
       instruments.voiceToVoice.record(metrics.endToEndMs, metricAttributes)
     if (metrics.sttMs !== undefined) instruments.stt.record(metrics.sttMs, metricAttributes)
@@ -151,11 +166,8 @@ export function instrumentCall(
       instruments.modelFirstText.record(metrics.agentFirstTextMs, metricAttributes)
     if (metrics.ttsFirstAudioMs !== undefined)
       instruments.ttsFirstAudio.record(metrics.ttsFirstAudioMs, metricAttributes)
-    if (metrics.endToEndMs !== undefined && times.producedAt !== undefined)
-      instruments.turnDuration.record(
-        round(Math.max(0, times.producedAt - times.stopAt)),
-        metricAttributes
-      )
+    if (metrics.endToEndMs !== undefined && producedAt !== undefined)
+      instruments.turnDuration.record(round(Math.max(0, producedAt - stopAt)), metricAttributes)
   }
   const onBargeIn = (verdict: BargeInVerdict, heardMs: number, at: number) => {
     const kind = verdict === 'interrupted' ? 'real' : 'false'
@@ -243,6 +255,7 @@ export function instrumentCall(
   }
   call.agent.on('ModelCallEnd', onModelCall)
   call.agent.on('ToolCallEnd', onToolCall)
+  call.on('Metrics', onMetrics)
   call.on('Turn', onTurn)
   call.on('BargeIn', onBargeIn)
   call.on('StoreCall', onStoreCall)

@@ -51,6 +51,11 @@ describe('failures', () => {
     ).toBe(1)
     // No second span of the same failure elsewhere.
     expect(telemetry.spans().filter((span) => span.status.code === ERROR)).toHaveLength(2)
+    // No Metrics event for a turn with no audio: its STT latency is recorded once it is over.
+    const stt = await telemetry.histogram('openmic.turn.stt')
+    expect(stt.count).toBe(1)
+    expect(stt.sum).toBe(turn.attributes['openmic.turn.stt_ms'])
+    expect(await telemetry.points('openmic.turn.voice_to_voice')).toEqual([])
   })
 
   it("an STT that fails: an error on the turn's STT span, the turn counted as failed", async () => {
