@@ -77,6 +77,37 @@ describe('model and tool calls', () => {
     for (const span of steps) expect(within(span, invoke)).toBe(true)
   })
 
+  it('a model call cancelled by a barge-in, which reports after its turn is over, lands in that turn', async () => {
+    const telemetry = createTelemetry()
+    await instrumentedCall(
+      {
+        steps: [
+          { say: 'Tell me a story' },
+          { waitFor: 'speech', thenMs: 200 },
+          { say: 'Stop there please' },
+          { waitFor: 'quiet' },
+        ],
+      },
+      telemetry,
+      {
+        agent: () =>
+          new MockAgent({
+            answers: ['Once upon a time there was a very long story to tell.', 'Ok.'],
+            wordDelayMs: 150,
+          }),
+      }
+    )
+    const [cut] = telemetry.named('openmic.turn')
+    expect(cut!.attributes['openmic.turn.outcome']).toBe('interrupted')
+    const [invoke] = telemetry.children(cut!).filter((span) => span.name === 'invoke_agent')
+    const calls = telemetry.children(invoke!)
+    expect(calls.map((span) => [span.name, span.attributes['openmic.model.outcome']])).toEqual([
+      ['chat', 'cancelled'],
+    ])
+    // It ended after the turn did: its report came late.
+    expect(hrMs(calls[0]!.endTime)).toBeGreaterThanOrEqual(hrMs(cut!.endTime))
+  })
+
   it('the retries of a model call as events of its one span', async () => {
     const telemetry = createTelemetry()
     let calls = 0
