@@ -79,6 +79,12 @@ export class CallController implements AnswerHost {
   private turn?: UserTurn
   /** The user paused (preemptive answers): the turn's end is not confirmed yet. */
   private turnEnd?: TurnEnd
+  /**
+   * A turn that paused, confirmed over while its last words were still being transcribed: its
+   * user message is held until they come, so that the client and the store see one message with
+   * all the words, not one replaced by another.
+   */
+  private turnTextAwaited?: TurnEnd
   /** A user message was added and has not been answered yet. */
   private unanswered = false
   /** The answers the client may still hear, oldest first: not final yet. */
@@ -193,7 +199,7 @@ export class CallController implements AnswerHost {
     // The client waits for this turn's answer or SkipAnswer, even after a Mute.
     this.muted = false
     const utterance = this.closeUtterance()
-    this.releaseTurnEnd(true)
+    this.releaseTurnEnd(true, transcribing(utterance))
     this.awaitVerdict()
     this.userTurn().clock = { stopAt: performance.now() }
     this.transcript.userStopped(transcribing(utterance))
@@ -203,9 +209,10 @@ export class CallController implements AnswerHost {
    * The user paused inside their utterance (preemptive answers only): the utterance so far is
    * ended to the STT, and its words are answered at once, the answer held (gated) until the end
    * of the turn is confirmed (`stopSpeaking`) or dropped if the user goes on (`resumeSpeaking`).
+   * Returns whether the utterance was ended here (else it goes on: not preemptive, or no utterance).
    */
-  pauseSpeaking(): void {
-    if (!this.options.preemptive || !this.speaking || this.turnEnd?.paused) return
+  pauseSpeaking(): boolean {
+    if (!this.options.preemptive || !this.speaking || this.turnEnd?.paused) return false
     const now = performance.now()
     if (!this.turnEnd) {
       this.turnEnd = new TurnEnd()
@@ -216,6 +223,7 @@ export class CallController implements AnswerHost {
     this.speaking = false
     const utterance = this.closeUtterance()
     this.transcript.userStopped(transcribing(utterance))
+    return true
   }
 
   /**
@@ -282,6 +290,7 @@ export class CallController implements AnswerHost {
   hangUp(): void {
     // What the user said before they left stands; what answered it was never heard
     this.releaseTurnEnd(false)
+    this.releaseTurnText()
     clearTimeout(this.pause?.timer)
     const played = this.clock.takeReport()?.ms ?? this.pause?.atMs
     this.pause = undefined
@@ -290,7 +299,7 @@ export class CallController implements AnswerHost {
 
   /** After a pause, the end of the turn is confirmed: the answer held since goes at once. */
   private confirmPause() {
-    this.releaseTurnEnd(true)
+    this.releaseTurnEnd(true, this.transcript.waiting)
     this.awaitVerdict()
     this.userTurn().clock.stopAt = performance.now()
     // Its text came during the pause: the turn is answered now (else when it is settled)
@@ -299,13 +308,17 @@ export class CallController implements AnswerHost {
 
   /**
    * The turn's end is known (`confirmed`, else a mute or hang-up that drops what
-   * answered the pause): what waited for it goes.
+   * answered the pause): what waited for it goes; its user message only once its words are all
+   * in, if some are still being transcribed (`textComing`).
    */
-  private releaseTurnEnd(confirmed: boolean) {
+  private releaseTurnEnd(confirmed: boolean, textComing = false) {
     const turnEnd = this.turnEnd
     if (!turnEnd) return
     this.turnEnd = undefined
-    turnEnd.confirm()
+    if (confirmed && textComing) {
+      this.releaseTurnText()
+      this.turnTextAwaited = turnEnd
+    } else turnEnd.confirm()
     this.outbox.flush()
     if (!confirmed) return
     if (turnEnd.noise) this.resumeHeld()
@@ -565,6 +578,22 @@ export class CallController implements AnswerHost {
    */
   private onTurnText(settled: boolean) {
     if (this.destroyed) return
+    this.answerTurnText(settled)
+    // Its words are in (joined to the message held, or replacing it): the message may go
+    this.releaseTurnText()
+  }
+
+  /** A user message held past its turn's end for the rest of its words goes. */
+  private releaseTurnText() {
+    const turnEnd = this.turnTextAwaited
+    if (!turnEnd) return
+    this.turnTextAwaited = undefined
+    turnEnd.confirm()
+    this.outbox.flush()
+  }
+
+  /** What the turn's words do: its user message, and the answer to it. */
+  private answerTurnText(settled: boolean) {
     let turn = this.userTurn()
     if (this.transcript.pending) {
       // An answer that went out stands, even one to an earlier message (muted, or timed out)

@@ -48,10 +48,15 @@ export interface CallInput {
   stopSpeaking(): void
   /**
    * The user paused inside the utterance (`PauseSpeaking`, a VAD's `SpeechPause`): with
-   * `preemptive`, the words so far are answered, the answer held until `stopSpeaking`.
+   * `preemptive`, the utterance ends here and its words are answered, the answer held until
+   * `stopSpeaking`. Returns true then; false if the utterance goes on (audio still belongs to
+   * it, and `resumeSpeaking` changes nothing).
    */
-  pauseSpeaking(): void
-  /** After `pauseSpeaking`, the user went on (`ResumeSpeaking`): the held answer is dropped. */
+  pauseSpeaking(): boolean
+  /**
+   * After a `pauseSpeaking` that ended the utterance, the user went on (`ResumeSpeaking`): the
+   * held answer is dropped and a new utterance of the same turn opens.
+   */
   resumeSpeaking(): void
   /** The user muted the microphone (`Mute`). */
   mute(): void
