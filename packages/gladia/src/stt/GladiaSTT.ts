@@ -52,6 +52,11 @@ interface Utterance {
  * stt.transcribe(utteranceAudio) // a Readable of PCM16 16 kHz mono that ends with the utterance
  */
 export class GladiaSTT extends STT {
+  /** `gladia`, the provider, for tracing. */
+  override get providerName(): string {
+    return 'gladia'
+  }
+
   /** True: every utterance's text is one `Transcript`, then `TranscriptEnd`. */
   override get signalsTranscriptEnd(): boolean {
     return true

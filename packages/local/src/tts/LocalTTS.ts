@@ -47,6 +47,11 @@ export interface LocalTTSOptions {
  * tts.speak(Readable.from(['Hello there. ', 'How can I help?']))
  */
 export class LocalTTS extends TTS {
+  /** `local`, models run in this process, for tracing. */
+  override get providerName(): string {
+    return 'local'
+  }
+
   private readonly host: WorkerHost<TtsRequest, TtsResponse>
   private readonly workerData: TtsWorkerData
   private readonly maxSentenceLength: number

@@ -39,6 +39,11 @@ const MIN_COMMIT_BYTES = 4800
  * stt.transcribe(utteranceAudio) // a Readable of PCM16 16 kHz mono that ends with the utterance
  */
 export class OpenaiSTT extends STT {
+  /** `openai`, the provider, for tracing. */
+  override get providerName(): string {
+    return 'openai'
+  }
+
   private readonly url: string
   private readonly apiKey: string
   private readonly settings: Required<Omit<OpenaiSTTOptions, 'apiKey' | 'baseURL'>>

@@ -2,7 +2,7 @@ export { describeAgentConformance } from './describeAgentConformance.js'
 export type { AgentConformanceOptions } from './describeAgentConformance.js'
 export { fakeResponsesOf } from './fake-responses-of.js'
 export type { ConformanceAnswer, ConformanceSetup, MakeConformanceAgent } from './types.js'
-export type { FakeResponse, FakePart, FakeToolCall } from '../sse-server/types.js'
+export type { FakeResponse, FakePart, FakeToolCall, FakeUsage } from '../sse-server/types.js'
 export { describeSTTConformance } from './describeSTTConformance.js'
 export type {
   STTConformanceOptions,

@@ -1,4 +1,4 @@
-import type { RecordedRequest, SseDialect, StreamEncoder } from '../sse-server/types.js'
+import type { FakeUsage, RecordedRequest, SseDialect, StreamEncoder } from '../sse-server/types.js'
 import { mistralRequestProblem } from './validate-request.js'
 
 /**
@@ -85,11 +85,15 @@ class MistralEncoder implements StreamEncoder {
     ]
   }
 
-  finish(): unknown[] {
+  finish(usage: FakeUsage): unknown[] {
     return [
       {
         ...this.chunk({ content: '' }, this.toolCalls > 0 ? 'tool_calls' : 'stop'),
-        usage: { prompt_tokens: 10, total_tokens: 20, completion_tokens: 10 },
+        usage: {
+          prompt_tokens: usage.inputTokens,
+          total_tokens: usage.inputTokens + usage.outputTokens,
+          completion_tokens: usage.outputTokens,
+        },
       },
     ]
   }

@@ -3,7 +3,14 @@ import { LoopbackServer } from '../net/loopback-server.js'
 import { readFixtureLines } from '../fixtures/fixture-path.js'
 import { playResponse } from './play-response.js'
 import { recordExchange } from './recorded-exchange.js'
-import type { FakePart, FakeResponse, FakeToolCall, RecordedRequest, SseDialect } from './types.js'
+import type {
+  FakePart,
+  FakeResponse,
+  FakeToolCall,
+  FakeUsage,
+  RecordedRequest,
+  SseDialect,
+} from './types.js'
 
 /** Options of a {@link FakeSseServer}. */
 export interface FakeSseServerOptions {
@@ -18,6 +25,8 @@ export interface FakeStreamOptions {
   /** Wait this long after each part that writes something (default 0). */
   partDelayMs?: number
   headers?: Record<string, string>
+  /** The tokens the response reports it used (default 10 in, 10 out). */
+  usage?: FakeUsage
 }
 
 /**
