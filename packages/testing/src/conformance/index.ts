@@ -16,3 +16,5 @@ export type {
   TTSConformanceSpeak,
 } from './tts-types.js'
 export type { SpeechConformanceTiming } from './speech-kit.js'
+export { describeSameConversation } from './describeSameConversation.js'
+export type { ConversationAgent, MakeConversationAgent } from './describeSameConversation.js'
