@@ -2,14 +2,20 @@ import type { Readable } from 'node:stream'
 import type { Agent, AgentEvents, AgentOptions } from '@openmic/core'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import type { FakeSseServer } from '../sse-server/FakeSseServer.js'
 import type { FakeResponse } from '../sse-server/types.js'
 
 /** An agent for {@link describeSameConversation}, and the fake server its model talks to. */
 export interface ConversationAgent {
   agent: Agent
-  /** Reset, scripted with the shared model behaviour, and checked to be used up. */
-  server: FakeSseServer
+  /**
+   * The agent's fake model server (a `FakeOpenAI`, a `FakeMistral`...): reset, scripted with the
+   * shared model behaviour, and checked to be used up.
+   */
+  server: {
+    reset(): void
+    enqueue(...responses: FakeResponse[]): unknown
+    readonly pending: number
+  }
 }
 
 /** Builds one side of {@link describeSameConversation} from the agent options to give it. */

@@ -4,6 +4,7 @@ import { LoopbackServer } from '../net/loopback-server.js'
 import { recordExchange, type RecordedExchange } from '../sse-server/recorded-exchange.js'
 import { playSpeech } from './play-speech.js'
 import { speechErrorBody, openaiSpeechRequestProblem } from './speech-request-problem.js'
+import { waitUntil } from '../net/websocket-fake-server.js'
 import type {
   FakeOpenaiSpeechAudio,
   FakeOpenaiSpeechReply,
@@ -85,13 +86,11 @@ export class FakeOpenaiSpeech {
 
   /** Resolves once `count` requests were received (polling every few ms). */
   async waitForRequests(count: number, timeoutMs = 5000): Promise<RecordedOpenaiSpeechRequest[]> {
-    const start = Date.now()
-    while (this.requests.length < count) {
-      if (Date.now() - start > timeoutMs) {
-        throw new Error(`Fake speech server: ${this.requests.length} of ${count} requests received`)
-      }
-      await new Promise((resolve) => setTimeout(resolve, 2))
-    }
+    await waitUntil(
+      () => this.requests.length >= count,
+      timeoutMs,
+      () => `Fake speech server: ${this.requests.length} of ${count} requests received`
+    )
     return this.requests.slice(0, count)
   }
 

@@ -4,6 +4,7 @@ import { readFixtureLines } from '../fixtures/fixture-path.js'
 import { playResponse } from './play-response.js'
 import { recordExchange } from './recorded-exchange.js'
 import type { FakePart, FakeResponse, FakeToolCall, RecordedRequest, SseDialect } from './types.js'
+import { waitUntil } from '../net/websocket-fake-server.js'
 
 /** Options of a {@link FakeSseServer}. */
 export interface FakeSseServerOptions {
@@ -107,13 +108,11 @@ export class FakeSseServer {
 
   /** Resolves once `count` requests were received (polling every few ms). */
   async waitForRequests(count: number, timeoutMs = 5000): Promise<RecordedRequest[]> {
-    const start = Date.now()
-    while (this.requests.length < count) {
-      if (Date.now() - start > timeoutMs) {
-        throw new Error(`Fake server: ${this.requests.length} of ${count} requests received`)
-      }
-      await new Promise((resolve) => setTimeout(resolve, 2))
-    }
+    await waitUntil(
+      () => this.requests.length >= count,
+      timeoutMs,
+      () => `Fake server: ${this.requests.length} of ${count} requests received`
+    )
     return this.requests.slice(0, count)
   }
 
