@@ -96,12 +96,6 @@ export class FakeCartesiaTTS extends WebSocketFake {
     this.replies.length = 0
   }
 
-  /** Closes every open connection with a close frame (default 1000), as an idle timeout would. */
-  closeConnections(code = 1000): void {
-    for (const connection of this.connections)
-      if (connection.socket.readyState === connection.socket.OPEN) connection.socket.close(code)
-  }
-
   /** Resolves once `count` contexts were seen. */
   waitForContexts(count: number, timeoutMs = 5000): Promise<FakeCartesiaContext[]> {
     return this.waitForCount(() => this.contexts, count, timeoutMs, 'contexts')

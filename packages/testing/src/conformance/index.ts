@@ -4,6 +4,8 @@ export { fakeResponsesOf } from './fake-responses-of.js'
 export type { ConformanceAnswer, ConformanceSetup, MakeConformanceAgent } from './types.js'
 export type { FakeResponse, FakePart, FakeToolCall } from '../sse-server/types.js'
 export { describeSTTConformance } from './describeSTTConformance.js'
+export { scriptFakeSTT } from './fake-stt-script.js'
+export type { ScriptableFakeSTT } from './fake-stt-script.js'
 export type {
   STTConformanceOptions,
   STTConformanceSetup,

@@ -89,11 +89,6 @@ export class FakeElevenLabsTTS extends WebSocketFake {
     return this
   }
 
-  /** Closes every open connection with a close frame (default 1000). */
-  closeConnections(code = 1000, reason = ''): void {
-    for (const connection of this.connections) connection.close(code, reason)
-  }
-
   /** Forgets the scripts, the refusals and the recorded connections (cutting open ones). */
   reset(): void {
     this.replies.length = 0

@@ -27,10 +27,17 @@ export interface WebSocketFakeSetup {
 export class WebSocketFake {
   private readonly server: WebSocketFakeServer
   private readonly fakeName: string
+  /** The accepted WebSockets not closed yet. */
+  private readonly sockets = new Set<WebSocket>()
 
   protected constructor(setup: WebSocketFakeSetup) {
     this.fakeName = setup.name
-    this.server = new WebSocketFakeServer(setup.name, setup.path, setup.accept, setup.server)
+    const accept: WebSocketFakeSetup['accept'] = (ws, ...rest) => {
+      this.sockets.add(ws)
+      ws.once('close', () => this.sockets.delete(ws))
+      setup.accept(ws, ...rest)
+    }
+    this.server = new WebSocketFakeServer(setup.name, setup.path, accept, setup.server)
   }
 
   /** Every upgrade request received, accepted or not. */
@@ -51,6 +58,18 @@ export class WebSocketFake {
   rejectUpgrades(status: number, options: { times?: number; body?: unknown } = {}): this {
     this.server.reject(status, options)
     return this
+  }
+
+  /**
+   * Closes every open connection with a close frame (default 1000), as an idle timeout or a
+   * restart would; resolves once each is closed (the client answered, or the socket is gone).
+   */
+  async closeConnections(code = 1000, reason = ''): Promise<void> {
+    const closing = [...this.sockets].map(
+      (ws) => new Promise<void>((resolve) => ws.once('close', () => resolve()))
+    )
+    for (const ws of this.sockets) ws.close(code, reason)
+    await Promise.all(closing)
   }
 
   /** Resolves once `predicate()` holds (checked every 2 ms), or rejects after `timeoutMs`. */

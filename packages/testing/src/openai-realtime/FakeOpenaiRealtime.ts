@@ -125,14 +125,14 @@ export class FakeOpenaiRealtime extends WebSocketFake {
     return this.replySteps({ type: 'error', message, ...options })
   }
 
+  /** Queues a transcription that never comes: the next commit is not answered (a stall). */
+  replyStall(): this {
+    return this.replySteps()
+  }
+
   /** Refuses the next upgrade with this HTTP status (and JSON body, default OpenAI's shape). */
   rejectConnection(status: number, body?: unknown): this {
     return this.rejectUpgrades(status, { body })
-  }
-
-  /** Closes every open connection now, with a close handshake (default code 1000). */
-  closeConnections(code = 1000, reason = ''): void {
-    for (const connection of [...this.live]) connection.close(code, reason)
   }
 
   /** Resets every open connection now, without a close handshake. */
