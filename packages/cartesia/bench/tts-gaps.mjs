@@ -5,13 +5,7 @@
 // rounds, the longest such silence of each answer and the time to first audio minus the scripted
 // 200 ms, beside a bare `ws` client sending the same first request on a warm socket.
 // Run after `pnpm build`: `pnpm --filter @openmic/cartesia bench:tts` (ROUNDS=... to change).
-import {
-  benchTtsGaps,
-  createFakeCartesiaTTS,
-  formatTtsGaps,
-  listenToAnswer,
-  streamPieces,
-} from '@openmic/testing'
+import { benchTtsGaps, createFakeCartesiaTTS, streamPieces } from '@openmic/testing'
 import { randomUUID } from 'node:crypto'
 import { performance } from 'node:perf_hooks'
 import WebSocket from 'ws'
@@ -79,14 +73,11 @@ const bench = {
   rounds: ROUNDS,
   ttfbMs: TTFB_MS,
   answer: 'three sentences streamed word by word 10 ms apart',
-  speak: async () => {
-    const start = performance.now()
-    const heard = await listenToAnswer(tts, streamPieces(WORDS, 10))
-    return { silenceMs: heard.longestSilenceMs, firstAudioMs: heard.firstAudioAt - start - TTFB_MS }
-  },
+  tts,
+  text: () => streamPieces(WORDS, 10),
   raw: rawFirstAudio,
 }
-console.log(formatTtsGaps(bench, await benchTtsGaps(bench)))
+console.log(await benchTtsGaps(bench))
 tts.destroy()
 raw.close()
 await fake.close()

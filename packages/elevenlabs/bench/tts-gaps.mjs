@@ -7,13 +7,7 @@
 // `ws` client sending the first sentence with a flush on an open connection (what the protocol
 // itself costs).
 // Run after `pnpm build`: `pnpm --filter @openmic/elevenlabs bench:tts` (ROUNDS=... to change).
-import {
-  benchTtsGaps,
-  createFakeElevenLabsTTS,
-  formatTtsGaps,
-  listenToAnswer,
-  streamPieces,
-} from '@openmic/testing'
+import { benchTtsGaps, createFakeElevenLabsTTS, streamPieces } from '@openmic/testing'
 import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import WebSocket from 'ws'
@@ -77,20 +71,12 @@ const bench = {
   rounds: ROUNDS,
   ttfbMs: TTFB_MS,
   answer: `three sentences streamed a piece every ${PIECE_INTERVAL_MS} ms (first audio from the first sentence's end)`,
-  speak: async () => {
-    let sentenceAt = 0 // when the first sentence's text is complete
-    const text = streamPieces(TEXT, PIECE_INTERVAL_MS, (index) => {
-      if (index === 1) sentenceAt = performance.now()
-    })
-    const heard = await listenToAnswer(tts, text)
-    return {
-      silenceMs: heard.longestSilenceMs,
-      firstAudioMs: heard.firstAudioAt - sentenceAt - TTFB_MS,
-    }
-  },
+  tts,
+  // The time to first audio counts from the end of the first sentence's text.
+  text: (mark) => streamPieces(TEXT, PIECE_INTERVAL_MS, (index) => index === 1 && mark()),
   raw: (round) => rawFirstAudio(raw, round),
 }
-console.log(formatTtsGaps(bench, await benchTtsGaps(bench)))
+console.log(await benchTtsGaps(bench))
 raw.close()
 tts.destroy()
 await fake.close()

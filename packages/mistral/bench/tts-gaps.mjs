@@ -9,8 +9,6 @@ import {
   benchTtsGaps,
   createFakeMistralSpeech,
   float32Sine,
-  formatTtsGaps,
-  listenToAnswer,
   speechResponse,
 } from '@openmic/testing'
 import { performance } from 'node:perf_hooks'
@@ -51,13 +49,10 @@ const bench = {
   rounds: ROUNDS,
   ttfbMs: TTFB_MS,
   answer: 'three sentences',
-  speak: async () => {
-    const start = performance.now()
-    const heard = await listenToAnswer(tts, Readable.from(TEXT))
-    return { silenceMs: heard.longestSilenceMs, firstAudioMs: heard.firstAudioAt - start - TTFB_MS }
-  },
+  tts,
+  text: () => Readable.from(TEXT),
   raw: rawFirstAudio,
 }
-console.log(formatTtsGaps(bench, await benchTtsGaps(bench)))
+console.log(await benchTtsGaps(bench))
 tts.destroy()
 await fake.close()

@@ -2,7 +2,13 @@ import { MockTTS } from '@openmic/core'
 import { audioBytes } from '@openmic/core/provider'
 import { Readable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { formatTtsGaps, listenToAnswer, RealtimePlayer, type TtsGapsRound } from './tts-gaps.js'
+import {
+  benchTtsGaps,
+  formatTtsGaps,
+  listenToAnswer,
+  RealtimePlayer,
+  type TtsGapsRound,
+} from './tts-gaps.js'
 
 describe('RealtimePlayer', () => {
   it('hears silence only when a chunk comes after the audio before it has played', () => {
@@ -28,6 +34,32 @@ describe('listenToAnswer', () => {
   it('rejects with the error of Failed', async () => {
     const tts = new MockTTS({ error: new Error('TTS down') })
     await expect(listenToAnswer(tts, Readable.from(['Hello.']))).rejects.toThrow('TTS down')
+  })
+})
+
+describe('benchTtsGaps', () => {
+  it('warms up, then runs the rounds of both sides, and prints their table', async () => {
+    const rawRounds: number[] = []
+    const table = await benchTtsGaps({
+      name: 'MockTTS',
+      rawName: 'nothing',
+      rounds: 3,
+      ttfbMs: 0,
+      answer: 'one sentence',
+      tts: new MockTTS({ chunkMs: 40, chunkDelayMs: 5 }),
+      text: () => Readable.from(['Hello there.']),
+      raw: async (round) => {
+        rawRounds.push(round)
+        return 2
+      },
+    })
+    expect(rawRounds).toEqual([-1, 0, 1, 2])
+    const lines = table.split('\n')
+    expect(lines[0]).toBe('3 answers of one sentence, time to first audio 0 ms scripted:')
+    expect(lines[1]).toBe('| point | MockTTS | nothing |')
+    expect(lines.at(-1)).toMatch(
+      /^\| first audio − scripted 0 ms, p99 \| \d+\.\d ms \| 2\.0 ms \|$/
+    )
   })
 })
 

@@ -104,25 +104,40 @@ export interface TtsGapsBench {
   ttfbMs: number
   /** What one answer is (`three sentences, streamed word by word 10 ms apart`). */
   answer: string
-  /** Speaks one answer (e.g. with {@link listenToAnswer}); its silence and first audio. */
-  speak(): Promise<Pick<TtsGapsRound, 'silenceMs' | 'firstAudioMs'>>
+  /** The TTS measured, one instance for every round. */
+  tts: TTS
+  /**
+   * The text of one answer, as it streams. The time to first audio counts from `speak()`, or from
+   * the last call of `mark` (e.g. when the first sentence is complete).
+   */
+  text(mark: () => void): Readable
   /** The bare client's time to its first audio, minus the scripted TTFB, in ms. */
   raw(round: number): Promise<number>
 }
 
 /**
  * Runs a TTS gaps benchmark: one warm-up answer and bare request, then `rounds` of both, one after
- * the other. Returns the rounds; {@link formatTtsGaps} prints them.
+ * the other, each answer heard by a {@link RealtimePlayer}. Returns the table of
+ * {@link formatTtsGaps}.
  */
-export async function benchTtsGaps(bench: TtsGapsBench): Promise<TtsGapsRound[]> {
-  await bench.speak()
+export async function benchTtsGaps(bench: TtsGapsBench): Promise<string> {
+  const speak = async () => {
+    let from = performance.now()
+    const text = bench.text(() => (from = performance.now()))
+    const heard = await listenToAnswer(bench.tts, text)
+    return {
+      silenceMs: heard.longestSilenceMs,
+      firstAudioMs: heard.firstAudioAt - from - bench.ttfbMs,
+    }
+  }
+  await speak()
   await bench.raw(-1)
   const rounds: TtsGapsRound[] = []
   for (let round = 0; round < bench.rounds; round++) {
-    const { silenceMs, firstAudioMs } = await bench.speak()
+    const { silenceMs, firstAudioMs } = await speak()
     rounds.push({ silenceMs, firstAudioMs, rawFirstAudioMs: await bench.raw(round) })
   }
-  return rounds
+  return formatTtsGaps(bench, rounds)
 }
 
 /**
