@@ -11,13 +11,18 @@ export const mistralDialect: SseDialect = {
   terminator: 'data: [DONE]\n\n',
   createEncoder: (request) => new MistralEncoder(request),
   rejectRequest: (request) => mistralRejection(request),
-  errorBody: (status, message) => ({
+  errorBody: mistralErrorBody,
+}
+
+/** Mistral's error body: `{ object: 'error', message, type, param, code }`. */
+export function mistralErrorBody(status: number, message: string): unknown {
+  return {
     object: 'error',
     message,
     type: status === 429 ? 'rate_limited' : 'invalid_request_error',
     param: null,
     code: null,
-  }),
+  }
 }
 
 /** Mistral's own 400 body for a request it rejects. */
