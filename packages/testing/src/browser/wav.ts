@@ -1,7 +1,10 @@
 import { MICDROP_AUDIO_FORMAT } from '@openmic/core/provider'
 
 /** Wraps PCM16 mono samples in a WAV header (what Chromium's fake microphone reads). */
-export function encodeWav(pcm: Buffer, sampleRate = MICDROP_AUDIO_FORMAT.sampleRate): Buffer {
+export function encodeWav(
+  pcm: Buffer,
+  sampleRate: number = MICDROP_AUDIO_FORMAT.sampleRate
+): Buffer {
   const header = Buffer.alloc(44)
   header.write('RIFF', 0)
   header.writeUInt32LE(36 + pcm.length, 4)
