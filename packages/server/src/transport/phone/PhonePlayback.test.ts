@@ -111,19 +111,22 @@ describe('PhonePlayback: the whole answer is sent and played out, whatever ahead
   )
 
   it.each([
-    [40, 170],
-    [60, 250],
-    [80, 330],
-    [300, 170],
-    [300, 1010],
+    [40, 170, 30],
+    [60, 250, 30],
+    [80, 330, 30],
+    [300, 170, 30],
+    [300, 1010, 30],
+    // In one piece: 3 whole frames after the first mark, then the short end (once lost)
+    [300, 170, 170],
+    [40, 170, 170],
   ])(
-    'aheadMs %i: an answer of %i ms, ending in less than a frame, is sent to its end and played out',
-    async (aheadMs, ms) => {
+    'aheadMs %i: an answer of %i ms in pieces of %i ms, ending in less than a frame, is sent to its end and played out',
+    async (aheadMs, ms, pieceMs) => {
       const { playback, frames, playAll, playedOut } = line(aheadMs)
       // Streamed as a TTS does, in pieces that do not fall on frames
       const pcm = tone(ms)
-      for (let offset = 0; offset < pcm.length; offset += 30 * 32) {
-        playback.audio(pcm.subarray(offset, offset + 30 * 32))
+      for (let offset = 0; offset < pcm.length; offset += pieceMs * 32) {
+        playback.audio(pcm.subarray(offset, offset + pieceMs * 32))
       }
       const out = playback.whenPlayedOut()
       playAll()
