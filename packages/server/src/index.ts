@@ -13,9 +13,11 @@ export type {
   MediaStreamCommand,
   MediaStreamMessage,
 } from './transport/phone/media-stream-messages.js'
+export type { CustomParameters } from './transport/phone/media-stream-wire.js'
 export {
   parseMediaStreamFrame,
   readCommonMediaStreamEvent,
+  readCustomParameters,
   unknownMediaStreamEvent,
   writeMediaStreamCommand,
 } from './transport/phone/media-stream-wire.js'

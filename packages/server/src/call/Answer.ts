@@ -585,14 +585,16 @@ export class Answer implements OutboxOwner {
    * cut after its last word heard (flagged `interrupted`), or removed when none of it was heard.
    * Text heard that the agent never saved (it was cancelled or failed first) is saved as heard.
    */
-  private keepHeard(all: boolean, heardMs: number) {
+  private keepHeard(all: boolean, playedMs: number) {
     const { agent } = this.host
     const { text } = this.spoken
+    // To the ms, as the metadata says it: the text kept is the words that end within `heardMs`
+    const heardMs = Math.round(playedMs)
     const heardTo = all ? text.length : heardChars(this.spoken, heardMs)
     const metadata = (fullContent: string): InterruptedMetadata => ({
       interrupted: true,
       fullContent,
-      heardMs: Math.round(heardMs),
+      heardMs,
     })
     this.messages.forEach((message, index) => {
       if (message.entry.change.type !== 'item') return

@@ -156,11 +156,15 @@ export abstract class MediaStreamServer<
     this.input.played({ ms, paused })
   }
 
-  /** Once the goodbye was played (or the socket closed), hangs up and closes. */
+  /**
+   * Once the goodbye was played, hangs up and closes. A stream that ended first (the caller hung
+   * up: `stop`, or the socket closed) is not hung up: the call is over already.
+   */
   private async endCall() {
     if (this.hangingUp) return
     this.hangingUp = true
     await Promise.race([this.playback.whenPlayedOut(), this.closed])
+    if (this.isEnded || this.socket.readyState !== WebSocket.OPEN) return
     await this.hangUpLine()
     this.close()
   }
@@ -190,6 +194,7 @@ export abstract class MediaStreamServer<
     switch (message.event) {
       case 'start':
         if (this.started) return this.log('Ignored a second start')
+        for (const ignored of message.ignoredParameters ?? []) this.log(`Ignored ${ignored}`)
         this.started = message
         return this.accept(message)
       case 'media':
