@@ -202,17 +202,14 @@ export function describePhoneConformance<Call extends FakePhoneCall>(
       expect(call.protocolErrors).toEqual([])
     })
 
-    it(
-      'an answer played to its end is known heard from the marks (reported), not estimated',
-      async () => {
-        const line = await phoneServer(['It is noon.'], ['What time is it?'])
-        const call = await connect(line)
-        await call.waitFor(() => line.servers[0]?.callStart !== undefined)
-        call.say(voice(600))
-        await call.waitFor(() => line.turns().length === 1, 10_000, 'the turn reported')
-        expect(line.turns()[0]!.playback?.source).toBe('reported')
-      }
-    )
+    it('an answer played to its end is known heard from the marks (reported), not estimated', async () => {
+      const line = await phoneServer(['It is noon.'], ['What time is it?'])
+      const call = await connect(line)
+      await call.waitFor(() => line.servers[0]?.callStart !== undefined)
+      call.say(voice(600))
+      await call.waitFor(() => line.turns().length === 1, 10_000, 'the turn reported')
+      expect(line.turns()[0]!.playback?.source).toBe('reported')
+    })
 
     it('a barge-in clears what the carrier queued and keeps exactly the words that were heard, every time', async () => {
       const line = await phoneServer(
