@@ -268,6 +268,14 @@ export abstract class StreamingSTT<
     )
   }
 
+  /**
+   * Whether an utterance still waits for its outcome: what the provider says of one that failed,
+   * or already has its transcript, is dropped.
+   */
+  protected isWaiting(utterance: U): boolean {
+    return this.utterances.items.includes(utterance) && unanswered(utterance)
+  }
+
   /** Emits an utterance's interim text (its whole text so far). */
   protected partial(text: string): void {
     this.emit('Partial', text)
@@ -293,8 +301,7 @@ export abstract class StreamingSTT<
    * (`discardAudio`); the rest of its stream is ignored. Nothing happens for one already finished.
    */
   protected failUtterance(utterance: U, error: Error): void {
-    if (this.destroyed || !this.utterances.items.includes(utterance) || !unanswered(utterance))
-      return
+    if (this.destroyed || !this.isWaiting(utterance)) return
     const { connection } = utterance
     if (connection && utterance.sentAudio && !utterance.endSent && !connection.isOver) {
       this.discardAudio(connection, utterance)
@@ -359,7 +366,7 @@ export abstract class StreamingSTT<
 
   /** Records an utterance's transcript and emits what is next in order; false if it was finished. */
   private recordTranscript(utterance: U, text: string): boolean {
-    if (!this.utterances.items.includes(utterance) || !unanswered(utterance)) return false
+    if (!this.isWaiting(utterance)) return false
     clearTimeout(utterance.timer)
     utterance.transcript = text
     this.emitInOrder()

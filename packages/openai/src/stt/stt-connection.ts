@@ -3,10 +3,8 @@ import type { RealtimeClientEvent, RealtimeServerEvent } from 'openai/resources/
 import { WebSocket } from 'ws'
 import { OpenaiSTTError } from './OpenaiSTTError.js'
 
-/** One WebSocket to the Realtime API (core's {@link JsonSocket}); `end()` takes an {@link OpenaiSTTError}. */
-export type RealtimeSocket = JsonSocket<RealtimeServerEvent, RealtimeClientEvent>
-
-export interface RealtimeSocketOptions {
+/** How to open an {@link OpenaiSTTConnection}. */
+export interface OpenaiSTTConnectionOptions {
   url: string
   apiKey: string
   connectionTimeoutMs: number
@@ -19,25 +17,27 @@ export interface RealtimeSocketOptions {
 }
 
 /**
- * Opens one WebSocket to the Realtime API, authenticated with a bearer key. Events sent before it
- * opens are queued and sent once, in order, when it opens; once it is over nothing is sent (never
+ * One WebSocket to the Realtime API (core's {@link JsonSocket}), authenticated with a bearer key;
+ * `end()` takes an {@link OpenaiSTTError}. Its first event goes first once it opens; events sent
+ * before it opens are queued and sent once, in order; once it is over nothing is sent (never
  * replayed on another socket). Server messages that are not JSON events are logged and ignored.
  */
-export function openRealtimeSocket(options: RealtimeSocketOptions): RealtimeSocket {
-  const ws = new WebSocket(options.url, {
-    headers: { Authorization: `Bearer ${options.apiKey}` },
-  })
-  const socket: RealtimeSocket = new JsonSocket(ws, {
-    connectionTimeoutMs: options.connectionTimeoutMs,
-    isMessage: (value): value is RealtimeServerEvent & Record<string, unknown> =>
-      typeof value.type === 'string',
-    messageName: 'an event',
-    onMessage: options.onEvent,
-    onEnd: (end) => options.onEnd(realtimeError(end)),
-    log: options.log,
-  })
-  socket.send(options.firstEvent)
-  return socket
+export class OpenaiSTTConnection extends JsonSocket<RealtimeServerEvent, RealtimeClientEvent> {
+  constructor(options: OpenaiSTTConnectionOptions) {
+    const ws = new WebSocket(options.url, {
+      headers: { Authorization: `Bearer ${options.apiKey}` },
+    })
+    super(ws, {
+      connectionTimeoutMs: options.connectionTimeoutMs,
+      isMessage: (value): value is RealtimeServerEvent & Record<string, unknown> =>
+        typeof value.type === 'string',
+      messageName: 'an event',
+      onMessage: options.onEvent,
+      onEnd: (end) => options.onEnd(realtimeError(end)),
+      log: options.log,
+    })
+    this.send(options.firstEvent)
+  }
 }
 
 function realtimeError(end: JsonSocketEnd): OpenaiSTTError {
