@@ -5,8 +5,8 @@ import { errorMessage, type GladiaServerMessage } from './messages.js'
 import type { ResolvedGladiaSTTOptions } from './options.js'
 import type { GladiaLiveSettings } from './settings.js'
 
-/** What a {@link LiveSession} reports to its owner. */
-export interface LiveSessionEvents {
+/** What a {@link GladiaSTTConnection} reports to its owner. */
+export interface GladiaSTTConnectionEvents {
   /** A `transcript` with `is_final: false`: the text of Gladia's current utterance so far. */
   onPartial(text: string): void
   /** A `transcript` with `is_final: true`: one of Gladia's utterances, finished. */
@@ -29,7 +29,8 @@ function retryable(status: number): boolean {
 }
 
 /**
- * One live session of Gladia's API: `POST /v2/live`, then a WebSocket to the URL it answered.
+ * One live session of Gladia's API, the connection of one utterance: `POST /v2/live`, then a
+ * WebSocket to the URL it answered.
  * Audio given before the socket is open waits, and is sent once it opens. Every audio byte is
  * kept until Gladia acknowledges it (`audio_chunk` with its byte range): when the socket drops
  * (a close code Gladia's SDK also resumes on), it opens again on the same URL, up to `maxRetry`
@@ -38,7 +39,7 @@ function retryable(status: number): boolean {
  * audio: Gladia transcribes what remains without waiting for more audio, sends the last final
  * transcript, then `end_recording`.
  */
-export class LiveSession {
+export class GladiaSTTConnection {
   /** Audio not acknowledged yet, in order, with its offset in the session's audio. */
   private unacked: Array<{ start: number; data: Buffer }> = []
   private total = 0
@@ -53,24 +54,31 @@ export class LiveSession {
   /** Gladia acknowledged `stop_recording`: a close 1000 from now on ends the session normally. */
   private stopAcknowledged = false
   private done = false
+  private opened = false
   private attempts = 0
 
   constructor(
     private readonly options: ResolvedGladiaSTTOptions,
     private readonly body: GladiaLiveSettings,
-    private readonly events: LiveSessionEvents
+    private readonly events: GladiaSTTConnectionEvents
   ) {
     this.arm('no session', options.connectionTimeoutMs)
     void this.create()
   }
 
-  /** False once the session ended, failed or was closed: it takes no more audio. */
-  get usable(): boolean {
-    return !this.done && !this.stopping
+  /** True once its WebSocket opened, even after the session is over. */
+  get wasReady(): boolean {
+    return this.opened
   }
 
+  /** True once the session was stopped, ended, failed or closed: it takes no more audio. */
+  get isOver(): boolean {
+    return this.done || this.stopping
+  }
+
+  /** Sends audio (whole PCM16 samples) now, or once the socket is open; kept until acknowledged. */
   sendAudio(chunk: Buffer): void {
-    if (!this.usable || chunk.length === 0) return
+    if (this.isOver || chunk.length === 0) return
     const data = Buffer.from(chunk)
     this.unacked.push({ start: this.total, data })
     this.total += data.length
@@ -79,13 +87,13 @@ export class LiveSession {
 
   /** Ends the audio (`stop_recording`); `onEnded` follows the last final transcript. */
   stop(): void {
-    if (!this.usable) return
+    if (this.isOver) return
     this.stopping = true
     if (this.isOpen) this.ws!.send(JSON.stringify({ type: 'stop_recording' }))
   }
 
   /** Closes everything: the request, the socket, the timers. Nothing is reported afterwards. */
-  close(): void {
+  dispose(): void {
     this.done = true
     clearTimeout(this.deadline)
     clearTimeout(this.wait)
@@ -156,6 +164,7 @@ export class LiveSession {
     )
     ws.on('open', () => {
       if (ws !== this.ws) return
+      this.opened = true
       clearTimeout(this.deadline)
       // The audio Gladia has not acknowledged: all of it on the first connection, the rest on a resume.
       for (const { data } of this.unacked) ws.send(data)
@@ -252,13 +261,13 @@ export class LiveSession {
 
   private end(): void {
     if (this.done) return
-    this.close()
+    this.dispose()
     this.events.onEnded()
   }
 
   private fail(error: GladiaSTTError): void {
     if (this.done) return
-    this.close()
+    this.dispose()
     this.events.onFailed(error)
   }
 }
