@@ -1,5 +1,5 @@
 import { EventEmitter } from 'eventemitter3'
-import { encodeMulaw, Resampler } from '@openmic/core/provider'
+import { encodeMulaw, MICDROP_AUDIO_FORMAT, Resampler } from '@openmic/core/provider'
 import type { MediaStreamCommand } from './media-stream-messages.js'
 
 /** μ-law 8 kHz: 8 bytes a ms; a Twilio frame is 20 ms. */
@@ -35,7 +35,7 @@ interface SentMark {
  * sends back. Positions count in ms of all the assistant audio given (the call's `Played` scale).
  */
 export class PhonePlayback extends EventEmitter<PhonePlaybackEvents> {
-  private resampler = new Resampler({ fromRate: 16000, toRate: 8000 })
+  private resampler = new Resampler({ fromRate: MICDROP_AUDIO_FORMAT.sampleRate, toRate: 8000 })
   /** μ-law not sent yet, and its position. */
   private pending = Buffer.alloc(0)
   private pendingStartMs = 0
@@ -135,7 +135,7 @@ export class PhonePlayback extends EventEmitter<PhonePlaybackEvents> {
     this.paused = false
     this.pending = Buffer.alloc(0)
     this.unplayed = Buffer.alloc(0)
-    this.resampler = new Resampler({ fromRate: 16000, toRate: 8000 })
+    this.resampler = new Resampler({ fromRate: MICDROP_AUDIO_FORMAT.sampleRate, toRate: 8000 })
     this.playedMs = at
     this.settle()
     return at
