@@ -120,8 +120,7 @@ export class RealtimeSocket {
         return this.events.onError(
           new MistralSTTError(
             typeof message === 'string' ? message : JSON.stringify(message ?? event),
-            undefined,
-            typeof code === 'number' ? code : undefined
+            { code: typeof code === 'number' ? String(code) : undefined }
           )
         )
       }
@@ -138,13 +137,14 @@ function mistralError(end: JsonSocketEnd): MistralSTTError {
       return new MistralSTTError(`no session after ${end.timeoutMs} ms (connection timeout)`)
     case 'refused': {
       const detail = errorBodyMessage(end.body) || end.statusMessage || 'connection refused'
-      return new MistralSTTError(`HTTP ${end.status} ${detail}`, end.status)
+      return new MistralSTTError(`HTTP ${end.status} ${detail}`, { status: end.status })
     }
     case 'error':
-      return new MistralSTTError(`connection error: ${end.error.message}`)
+      return new MistralSTTError(`connection error: ${end.error.message}`, { cause: end.error })
     case 'closed':
       return new MistralSTTError(
-        `connection closed (code ${end.code}${end.reason ? ` ${end.reason}` : ''})`
+        `connection closed (code ${end.code}${end.reason ? ` ${end.reason}` : ''})`,
+        { closeCode: end.code }
       )
     case 'ended':
       return end.reason as MistralSTTError

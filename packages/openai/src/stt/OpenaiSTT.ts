@@ -5,7 +5,7 @@ import {
   type StreamingUtterance,
 } from '@openmic/core/provider'
 import type { RealtimeError, RealtimeServerEvent } from 'openai/resources/realtime/realtime'
-import { OpenaiSTTError } from './OpenaiSTTError.js'
+import { OpenaiSTTError } from './errors.js'
 import { OPENAI_STT_DEFAULTS, type OpenaiSTTOptions } from './options.js'
 import { transcriptionURL } from './realtime-url.js'
 import { REALTIME_SAMPLE_RATE, transcriptionSessionUpdate } from './session-update.js'
@@ -111,7 +111,9 @@ export class OpenaiSTT extends StreamingSTT<OpenaiSTTConnection, Utterance> {
   }
 
   protected override audioFailure(error: unknown): OpenaiSTTError {
-    return new OpenaiSTTError(`the audio stream failed: ${(error as Error).message}`)
+    return new OpenaiSTTError(`the audio stream failed: ${(error as Error).message}`, {
+      cause: error,
+    })
   }
 
   protected timeoutError(timeoutMs: number): OpenaiSTTError {
@@ -172,8 +174,8 @@ export class OpenaiSTT extends StreamingSTT<OpenaiSTTConnection, Utterance> {
         if (!utterance) return
         const { message, code, type } = event.error ?? {}
         const error = new OpenaiSTTError(`transcription failed: ${message ?? 'no reason given'}`, {
-          code,
-          type,
+          code: code ?? undefined,
+          type: type ?? undefined,
         })
         this.failUtterance(utterance, error)
         return
@@ -192,8 +194,8 @@ export class OpenaiSTT extends StreamingSTT<OpenaiSTTConnection, Utterance> {
     details: RealtimeError
   ): void {
     const message = details?.message ?? 'unknown error'
-    const code = details?.code
-    const type = details?.type
+    const code = details?.code ?? undefined
+    const type = details?.type ?? undefined
     this.log('Error event:', message)
     if (details?.event_id && details.event_id === sessionEventId) {
       // The session was not configured: every utterance on it would fail or be transcribed

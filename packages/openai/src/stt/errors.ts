@@ -1,4 +1,10 @@
-import { ProviderError } from '@openmic/core'
+import { ProviderError, type ProviderErrorDetails } from '@openmic/core'
+
+/** What an OpenAI error carries besides core's details: the API's error `type`. */
+export interface OpenaiErrorDetails extends ProviderErrorDetails {
+  /** The API's error type, e.g. `invalid_request_error`. */
+  type?: string
+}
 
 /**
  * Why an {@link OpenaiSTT} utterance failed: the HTTP status of a refused connection (`status`),
@@ -9,25 +15,9 @@ export class OpenaiSTTError extends ProviderError {
   override readonly name = 'OpenaiSTTError'
   /** The API's error type, e.g. `invalid_request_error`. */
   readonly type: string | undefined
-  /** Close code of the connection, when it ended the utterance. */
-  readonly closeCode: number | undefined
 
-  constructor(
-    message: string,
-    details: {
-      status?: number
-      code?: string | null
-      type?: string | null
-      closeCode?: number
-      cause?: unknown
-    } = {}
-  ) {
-    super('OpenaiSTT', message, {
-      status: details.status,
-      code: details.code ?? undefined,
-      cause: details.cause,
-    })
-    this.type = details.type ?? undefined
-    this.closeCode = details.closeCode
+  constructor(message: string, details: OpenaiErrorDetails = {}) {
+    super('OpenaiSTT', message, details)
+    this.type = details.type
   }
 }

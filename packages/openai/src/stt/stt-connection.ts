@@ -1,7 +1,7 @@
 import { JsonSocket, describeSocketEnd, type JsonSocketEnd } from '@openmic/core/provider'
 import type { RealtimeClientEvent, RealtimeServerEvent } from 'openai/resources/realtime/realtime'
 import { WebSocket } from 'ws'
-import { OpenaiSTTError } from './OpenaiSTTError.js'
+import { OpenaiSTTError } from './errors.js'
 
 /** How to open an {@link OpenaiSTTConnection}. */
 export interface OpenaiSTTConnectionOptions {

@@ -1,3 +1,3 @@
 export { OpenaiTTS } from './OpenaiTTS.js'
 export type { OpenaiTTSOptions } from './types.js'
-export type { OpenaiTTSError } from './to-tts-error.js'
+export { OpenaiTTSError } from './errors.js'
