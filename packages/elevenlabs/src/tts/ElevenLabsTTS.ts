@@ -1,10 +1,18 @@
 import { TTS } from '@openmic/core'
-import { MICDROP_AUDIO_FORMAT, Pcm16Aligner, Resampler, followText } from '@openmic/core/provider'
+import {
+  MICDROP_AUDIO_FORMAT,
+  Pcm16Aligner,
+  Resampler,
+  followText,
+  socketEndError,
+  webSocketURL,
+  type JsonSocketEnd,
+} from '@openmic/core/provider'
 import type { Readable } from 'node:stream'
-import { openJsonSocket, type JsonSocket, type SocketEnd } from '../json-socket.js'
-import { ELEVENLABS_BASE_URL, webSocketURL } from '../ws-url.js'
+import { ElevenLabsConnection } from '../connection.js'
+import { ELEVENLABS_BASE_URL } from '../endpoint.js'
 import { WordAligner } from './alignment.js'
-import { ElevenLabsTTSError } from './ElevenLabsTTSError.js'
+import { ElevenLabsTTSError } from './errors.js'
 import {
   ELEVENLABS_TTS_DEFAULTS,
   INACTIVITY_TIMEOUT_S,
@@ -15,7 +23,7 @@ import {
 /** One `speak()`: its context on the connection, and where its text and audio stand. */
 interface Speech {
   readonly contextId: string
-  readonly socket: JsonSocket
+  readonly socket: ElevenLabsConnection
   /** Text received but not sent: what follows the last blank (a word may go on). */
   pending: string
   /** Some text that is not blank was sent. */
@@ -71,7 +79,7 @@ export class ElevenLabsTTS extends TTS {
   private readonly connectionTimeoutMs: number
   private readonly stallTimeoutMs: number
   private readonly keepAliveIntervalMs: number
-  private socket: JsonSocket | undefined
+  private socket: ElevenLabsConnection | undefined
   private speech: Speech | undefined
   private contexts = 0
   private destroyed = false
@@ -143,7 +151,10 @@ export class ElevenLabsTTS extends TTS {
       data: (chunk) => this.textIn(speech, chunk),
       end: () => this.textEnd(speech),
       error: (error) =>
-        this.fail(speech, new ElevenLabsTTSError(`the text stream failed: ${messageOf(error)}`)),
+        this.fail(
+          speech,
+          new ElevenLabsTTSError(`the text stream failed: ${messageOf(error)}`, { cause: error })
+        ),
     })
   }
 
@@ -160,8 +171,8 @@ export class ElevenLabsTTS extends TTS {
     super.destroy()
   }
 
-  private connect(): JsonSocket {
-    const socket: JsonSocket = openJsonSocket({
+  private connect(): ElevenLabsConnection {
+    const socket: ElevenLabsConnection = new ElevenLabsConnection({
       url: this.url,
       apiKey: this.apiKey,
       connectionTimeoutMs: this.connectionTimeoutMs,
@@ -235,7 +246,7 @@ export class ElevenLabsTTS extends TTS {
     }, this.stallTimeoutMs)
   }
 
-  private handle(socket: JsonSocket, message: Record<string, unknown>): void {
+  private handle(socket: ElevenLabsConnection, message: Record<string, unknown>): void {
     if (this.destroyed) return
     const contextId = message.contextId ?? message.context_id
     const speech = this.speech
@@ -250,7 +261,7 @@ export class ElevenLabsTTS extends TTS {
       if (speech?.socket === socket) this.fail(speech, error)
       // The connection's state after an error is unknown (the API closes it after some): the next
       // speak() opens a new one.
-      socket.end({ message: error.message })
+      socket.end(error)
       return
     }
     // Whatever arrives for a context that was cancelled or replaced is dropped here.
@@ -293,15 +304,13 @@ export class ElevenLabsTTS extends TTS {
   }
 
   /** The connection is over: the speech on it fails; the next speak() opens a new one. */
-  private ended(socket: JsonSocket, end: SocketEnd): void {
+  private ended(socket: ElevenLabsConnection, end: JsonSocketEnd): void {
     if (this.socket === socket) this.socket = undefined
-    this.log('Connection ended:', end.message)
+    const error = socketEndError(end, (text, details) => new ElevenLabsTTSError(text, details))
+    this.log('Connection ended:', error.message)
     const speech = this.speech
     if (this.destroyed || speech?.socket !== socket) return
-    this.fail(
-      speech,
-      new ElevenLabsTTSError(end.message, { status: end.status, code: end.closeCode })
-    )
+    this.fail(speech, error)
   }
 
   private fail(speech: Speech, error: ElevenLabsTTSError): void {
@@ -342,8 +351,8 @@ function inBandError(message: Record<string, unknown>): ElevenLabsTTSError {
   const code = typeof message.code === 'number' ? message.code : undefined
   const parts = [name, text].filter(Boolean).join(': ') || JSON.stringify(message).slice(0, 200)
   return new ElevenLabsTTSError(code !== undefined ? `${parts} (code ${code})` : parts, {
-    error: name,
-    code,
+    code: name,
+    closeCode: code,
   })
 }
 
