@@ -7,7 +7,7 @@ import {
 import type { RealtimeError, RealtimeServerEvent } from 'openai/resources/realtime/realtime'
 import { OpenaiSTTError } from './errors.js'
 import { OPENAI_STT_DEFAULTS, type OpenaiSTTOptions } from './options.js'
-import { transcriptionURL } from './realtime-url.js'
+import { transcriptionURL } from './endpoint.js'
 import { REALTIME_SAMPLE_RATE, transcriptionSessionUpdate } from './session-update.js'
 import { OpenaiSTTConnection } from './stt-connection.js'
 

@@ -1,4 +1,10 @@
-import { JsonSocket, describeSocketEnd, type JsonSocketEnd } from '@openmic/core/provider'
+import type { ProviderErrorDetails } from '@openmic/core'
+import {
+  JsonSocket,
+  describeSocketEnd,
+  socketEndError,
+  type JsonSocketEnd,
+} from '@openmic/core/provider'
 import type { RealtimeClientEvent, RealtimeServerEvent } from 'openai/resources/realtime/realtime'
 import { WebSocket } from 'ws'
 import { OpenaiSTTError } from './errors.js'
@@ -41,36 +47,22 @@ export class OpenaiSTTConnection extends JsonSocket<RealtimeServerEvent, Realtim
 }
 
 function realtimeError(end: JsonSocketEnd): OpenaiSTTError {
-  switch (end.kind) {
-    case 'ended':
-      return end.reason as OpenaiSTTError
-    case 'refused': {
-      const { message, code, type } = parseErrorBody(end.body)
-      const text = `HTTP ${end.status}${message ? ` ${message}` : ''}`
-      return new OpenaiSTTError(text, { status: end.status, code, type })
-    }
-    case 'error':
-      return new OpenaiSTTError(describeSocketEnd(end), { cause: end.error })
-    case 'closed':
-      return new OpenaiSTTError(describeSocketEnd(end), { closeCode: end.code })
-    case 'timeout':
-      return new OpenaiSTTError(describeSocketEnd(end))
-  }
+  const create = (message: string, details: ProviderErrorDetails) =>
+    new OpenaiSTTError(message, details)
+  if (end.kind !== 'refused') return socketEndError(end, create)
+  // The API's body names its error's code and type too.
+  const { code, type } = errorFields(end.body)
+  return new OpenaiSTTError(describeSocketEnd(end), { status: end.status, code, type })
 }
 
-function parseErrorBody(body: string): { message?: string; code?: string; type?: string } {
+function errorFields(body: string): { code?: string; type?: string } {
   try {
-    const error = JSON.parse(body)?.error
-    if (error && typeof error === 'object') {
-      return {
-        message: typeof error.message === 'string' ? error.message : undefined,
-        code: typeof error.code === 'string' ? error.code : undefined,
-        type: typeof error.type === 'string' ? error.type : undefined,
-      }
+    const { code, type } = JSON.parse(body)?.error ?? {}
+    return {
+      code: typeof code === 'string' ? code : undefined,
+      type: typeof type === 'string' ? type : undefined,
     }
   } catch {
-    // Not JSON: the text itself is the message.
+    return {}
   }
-  const text = body.trim().slice(0, 200)
-  return { message: text || undefined }
 }

@@ -15,7 +15,7 @@ import {
   DEFAULT_OPENAI_TTS_MODEL,
   DEFAULT_OPENAI_TTS_VOICE,
   type OpenaiTTSOptions,
-} from './types.js'
+} from './options.js'
 
 /** OpenAI's `pcm` format: PCM16 mono little-endian at 24 kHz. */
 const OPENAI_PCM_RATE = 24_000

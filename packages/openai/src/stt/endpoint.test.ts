@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { transcriptionURL } from './realtime-url.js'
+import { transcriptionURL } from './endpoint.js'
 
 describe('transcriptionURL', () => {
   it("derives the WebSocket URL from the SDK's baseURL", () => {
