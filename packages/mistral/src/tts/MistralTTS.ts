@@ -7,7 +7,7 @@ import {
   DEFAULT_MISTRAL_TTS_VOICE,
   MISTRAL_TTS_SAMPLE_RATE,
   type MistralTTSOptions,
-} from './types.js'
+} from './options.js'
 import { MistralTTSError, messageOf, toMistralTTSError } from './errors.js'
 
 /**

@@ -3,12 +3,17 @@ import type {
   TranscriptionStreamDone,
   TranscriptionStreamTextDelta,
 } from '@mistralai/mistralai/extra/realtime'
-import { JsonSocket, errorBodyMessage, type JsonSocketEnd } from '@openmic/core/provider'
+import {
+  JsonSocket,
+  describeSocketEnd,
+  socketEndError,
+  type JsonSocketEnd,
+} from '@openmic/core/provider'
 import WebSocket from 'ws'
 import { MistralSTTError } from './errors.js'
 
-/** What a {@link RealtimeSocket} reports to its owner. */
-export interface RealtimeSocketEvents {
+/** What a {@link MistralSTTConnection} reports to its owner. */
+export interface MistralSTTConnectionEvents {
   /** `session.created` arrived and `session.update` was sent: audio may flow. */
   onReady(): void
   onDelta(text: string): void
@@ -21,7 +26,7 @@ export interface RealtimeSocketEvents {
 }
 
 /** How to open one realtime transcription session. */
-export interface RealtimeSocketOptions {
+export interface MistralSTTConnectionOptions {
   url: string
   apiKey: string
   session: {
@@ -41,7 +46,7 @@ type ServerEvent =
   | { type: 'session.created' | 'session.updated'; session?: unknown }
 
 /**
- * One WebSocket session of Mistral's realtime transcription, on the wire messages the SDK's
+ * One WebSocket session of Mistral's realtime transcription (the connection of a MistralSTT), on the wire messages the SDK's
  * `RealtimeConnection` uses (typed with its event types). It is used instead of the SDK's client
  * because openmic needs what that client does not give: the HTTP status of a refused upgrade, a
  * `target_streaming_delay_ms` in `session.update`, and an abort of a connection still opening.
@@ -49,12 +54,12 @@ type ServerEvent =
  * Like the SDK, it waits for `session.created` before sending anything (Mistral's docs: "Wait for
  * it before you send anything else"), then sends `session.update` before any audio.
  */
-export class RealtimeSocket {
+export class MistralSTTConnection {
   private readonly socket: JsonSocket<ServerEvent>
 
   constructor(
-    private readonly options: RealtimeSocketOptions,
-    private readonly events: RealtimeSocketEvents
+    private readonly options: MistralSTTConnectionOptions,
+    private readonly events: MistralSTTConnectionEvents
   ) {
     const ws = new WebSocket(options.url, {
       headers: { Authorization: `Bearer ${options.apiKey}` },
@@ -65,7 +70,10 @@ export class RealtimeSocket {
       readyOnOpen: false,
       queueBeforeOpen: false,
       onMessage: (event) => this.receive(event),
-      onEnd: (end) => events.onClosed(mistralError(end)),
+      onEnd: (end) =>
+        events.onClosed(
+          socketEndError(end, (message, details) => new MistralSTTError(message, details), describe)
+        ),
       log: events.log,
     })
   }
@@ -131,22 +139,8 @@ export class RealtimeSocket {
   }
 }
 
-function mistralError(end: JsonSocketEnd): MistralSTTError {
-  switch (end.kind) {
-    case 'timeout':
-      return new MistralSTTError(`no session after ${end.timeoutMs} ms (connection timeout)`)
-    case 'refused': {
-      const detail = errorBodyMessage(end.body) || end.statusMessage || 'connection refused'
-      return new MistralSTTError(`HTTP ${end.status} ${detail}`, { status: end.status })
-    }
-    case 'error':
-      return new MistralSTTError(`connection error: ${end.error.message}`, { cause: end.error })
-    case 'closed':
-      return new MistralSTTError(
-        `connection closed (code ${end.code}${end.reason ? ` ${end.reason}` : ''})`,
-        { closeCode: end.code }
-      )
-    case 'ended':
-      return end.reason as MistralSTTError
-  }
+/** How an end reads: a session that never came is said so (the socket may have opened). */
+function describe(end: JsonSocketEnd): string {
+  if (end.kind === 'timeout') return `no session after ${end.timeoutMs} ms (connection timeout)`
+  return describeSocketEnd(end)
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { realtimeURL } from './realtime-url.js'
+import { realtimeURL } from './endpoint.js'
 
 describe('realtimeURL', () => {
   it("derives the WebSocket URL from the API's, keeping a path prefix", () => {
