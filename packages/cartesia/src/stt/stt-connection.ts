@@ -1,15 +1,18 @@
-import { MICDROP_AUDIO_FORMAT } from '@openmic/core/provider'
-import type { STTErrorResponse } from '@cartesia/cartesia-js/resources/stt/stt'
+import {
+  MICDROP_AUDIO_FORMAT,
+  errorBodyMessage,
+  readRefusedUpgrade,
+  type RefusedUpgrade,
+} from '@openmic/core/provider'
 import type { STTManualFinalizeWebsocketResponse } from '@cartesia/cartesia-js/resources/stt/manual-finalize/manual-finalize'
 import type { ManualFinalizeWS } from '@cartesia/cartesia-js/resources/stt/manual-finalize/ws'
-import type { IncomingMessage } from 'node:http'
-import type { Cartesia } from '../api/cartesia-sdk.js'
-import { readRefusal } from '../api/refusal.js'
+import type { Cartesia } from '../cartesia-sdk.js'
+import { inBandError } from '../in-band-error.js'
 import { CartesiaSTTError } from './errors.js'
-import { DEFAULT_CARTESIA_STT_MODEL, type CartesiaSTTOptions } from './types.js'
+import { DEFAULT_CARTESIA_STT_MODEL, type CartesiaSTTOptions } from './options.js'
 
-/** What an {@link STTSession} reports to its owner. */
-export interface STTSessionEvents {
+/** What a {@link CartesiaSTTConnection} reports to its owner. */
+export interface CartesiaSTTConnectionEvents {
   /** A `transcript`: `text` is a delta from the last final one. */
   onTranscript(text: string, isFinal: boolean): void
   /** `flush_done`: what came before the last `finalize` is transcribed. */
@@ -22,13 +25,14 @@ export interface STTSessionEvents {
 }
 
 /**
- * One session of Cartesia's realtime transcription with manual finalize, through the official
+ * One session of Cartesia's realtime transcription with manual finalize (the connection of a
+ * CartesiaSTT), through the official
  * SDK's `stt.manualFinalize.websocket()` (key in the `Authorization` header, audio as binary
  * frames, `finalize` as a text frame). The SDK's own reconnection is off: a session that closes
  * is dropped, and the owner opens a new one for new audio, so nothing is sent twice. Audio given
  * while the socket opens waits in the SDK's queue; if the socket dies first it is dropped.
  */
-export class STTSession {
+export class CartesiaSTTConnection {
   private readonly ws: ManualFinalizeWS
   private closed = false
   private everOpened = false
@@ -37,7 +41,7 @@ export class STTSession {
   constructor(
     client: Cartesia,
     options: CartesiaSTTOptions & { connectionTimeoutMs: number },
-    private readonly events: STTSessionEvents
+    private readonly events: CartesiaSTTConnectionEvents
   ) {
     this.ws = client.stt.manualFinalize.websocket(
       {
@@ -67,10 +71,11 @@ export class STTSession {
     })
     // The SDK reports a refused upgrade as "Unexpected server response: 401"; the answer's body
     // says why (a wrong key...).
-    socket.platformSocket?.on('unexpected-response', (_req: unknown, res: IncomingMessage) =>
-      readRefusal(res, ({ status, message }) =>
-        this.end(new CartesiaSTTError(`${status} ${message}`, status))
-      )
+    socket.platformSocket?.on('unexpected-response', (_req: unknown, res: RefusedUpgrade) =>
+      readRefusedUpgrade(res, ({ status, statusMessage, body }) => {
+        const message = errorBodyMessage(body) || statusMessage || 'connection refused'
+        this.end(new CartesiaSTTError(`${status} ${message}`, { status }))
+      })
     )
     this.ws.on('event', (event) => this.receive(event))
     this.ws.on('raw', (data) =>
@@ -79,11 +84,13 @@ export class STTSession {
     this.ws.on('error', (error) => {
       // In-band errors come through 'event' too; only errors of the connection end it here.
       if (error.error) return
-      this.end(new CartesiaSTTError(`connection error: ${error.message}`))
+      this.end(new CartesiaSTTError(`connection error: ${error.message}`, { cause: error }))
     })
     this.ws.on('close', (code, reason) =>
       this.end(
-        new CartesiaSTTError(`connection closed (code ${code}${reason ? ` ${reason}` : ''})`)
+        new CartesiaSTTError(`connection closed (code ${code}${reason ? ` ${reason}` : ''})`, {
+          closeCode: code,
+        })
       )
     )
   }
@@ -125,7 +132,9 @@ export class STTSession {
       case 'flush_done':
         return this.events.onFlushDone()
       case 'error':
-        return this.events.onError(inBandError(event))
+        return this.events.onError(
+          inBandError(event, (message, details) => new CartesiaSTTError(message, details))
+        )
       default:
         // `done` answers `close`, which openmic does not send; anything else is unknown.
         return
@@ -139,15 +148,6 @@ export class STTSession {
     this.ws.close()
     this.events.onClosed(error)
   }
-}
-
-/** `CartesiaSTT: 400 invalid_audio: ...` */
-function inBandError(event: STTErrorResponse): CartesiaSTTError {
-  const status = typeof event.status_code === 'number' ? event.status_code : undefined
-  const code = typeof event.error_code === 'string' ? event.error_code : undefined
-  const text = event.message ?? event.title ?? 'unknown error'
-  const parts = [status, code].filter((part) => part !== undefined).join(' ')
-  return new CartesiaSTTError(`${parts ? `${parts}: ` : ''}${text}`, status, code)
 }
 
 /**

@@ -1,11 +1,16 @@
 import type { WebsocketClientEvent, WebsocketResponse } from '@cartesia/cartesia-js/resources/tts'
-import { JsonSocket, type JsonSocketEnd } from '@openmic/core/provider'
+import {
+  JsonSocket,
+  describeSocketEnd,
+  errorBodyMessage,
+  socketEndError,
+  type JsonSocketEnd,
+} from '@openmic/core/provider'
 import WebSocket from 'ws'
-import { bodyMessage } from '../api/refusal.js'
 import { CartesiaTTSError } from './errors.js'
 
-/** What a {@link TTSSocket} reports to its owner. */
-export interface TTSSocketEvents {
+/** What a {@link CartesiaTTSConnection} reports to its owner. */
+export interface CartesiaTTSConnectionEvents {
   /** A server message, parsed (a message that is not JSON is logged and dropped). */
   onMessage(event: WebsocketResponse): void
   /** The socket is gone (refused, timed out, closed by either side, reset); called once. */
@@ -14,7 +19,7 @@ export interface TTSSocketEvents {
 }
 
 /** How to open the TTS WebSocket. */
-export interface TTSSocketOptions {
+export interface CartesiaTTSConnectionOptions {
   url: string
   apiKey: string
   version: string
@@ -22,7 +27,8 @@ export interface TTSSocketOptions {
 }
 
 /**
- * One connection to Cartesia's TTS WebSocket (`/tts/websocket`), multiplexed by `context_id`.
+ * One connection to Cartesia's TTS WebSocket (`/tts/websocket`), multiplexed by `context_id`
+ * (the connection of a CartesiaTTS).
  *
  * It is `ws` rather than the official SDK's `tts.websocket()`, which always connects with `wss:`
  * (so no local fake or plain-HTTP proxy can stand in) and gives neither the HTTP status of a
@@ -30,17 +36,24 @@ export interface TTSSocketOptions {
  * in headers, as the SDK sends them from Node. Messages sent while the socket opens wait for it,
  * and are sent once: if the socket dies first, they are dropped with it.
  */
-export class TTSSocket {
+export class CartesiaTTSConnection {
   private readonly socket: JsonSocket<WebsocketResponse, WebsocketClientEvent>
 
-  constructor(options: TTSSocketOptions, events: TTSSocketEvents) {
+  constructor(options: CartesiaTTSConnectionOptions, events: CartesiaTTSConnectionEvents) {
     const ws = new WebSocket(options.url, {
       headers: { Authorization: `Bearer ${options.apiKey}`, 'Cartesia-Version': options.version },
     })
     this.socket = new JsonSocket<WebsocketResponse, WebsocketClientEvent>(ws, {
       connectionTimeoutMs: options.connectionTimeoutMs,
       onMessage: (event) => events.onMessage(event),
-      onEnd: (end) => events.onClosed(ttsError(end)),
+      onEnd: (end) =>
+        events.onClosed(
+          socketEndError(
+            end,
+            (message, details) => new CartesiaTTSError(message, details),
+            describe
+          )
+        ),
       log: events.log,
     })
   }
@@ -66,21 +79,14 @@ export class TTSSocket {
   }
 }
 
-function ttsError(end: JsonSocketEnd): CartesiaTTSError {
+/** How an end reads in Cartesia's words (`401 Invalid API key`, `no connection after N ms`). */
+function describe(end: JsonSocketEnd): string {
   switch (end.kind) {
     case 'timeout':
-      return new CartesiaTTSError(`no connection after ${end.timeoutMs} ms (timeout)`)
-    case 'refused': {
-      const message = bodyMessage(end.body) || end.statusMessage || 'connection refused'
-      return new CartesiaTTSError(`${end.status} ${message}`, end.status)
-    }
-    case 'error':
-      return new CartesiaTTSError(`connection error: ${end.error.message}`)
-    case 'closed':
-      return new CartesiaTTSError(
-        `connection closed (code ${end.code}${end.reason ? ` ${end.reason}` : ''})`
-      )
-    case 'ended':
-      return end.reason as CartesiaTTSError
+      return `no connection after ${end.timeoutMs} ms (timeout)`
+    case 'refused':
+      return `${end.status} ${errorBodyMessage(end.body) || end.statusMessage || 'connection refused'}`
+    default:
+      return describeSocketEnd(end)
   }
 }
