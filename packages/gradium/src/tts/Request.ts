@@ -1,5 +1,5 @@
 import { MICDROP_AUDIO_FORMAT, Pcm16Aligner, Resampler } from '@openmic/core/provider'
-import type { GradiumSocket } from '../socket/GradiumSocket.js'
+import type { GradiumConnection } from '../connection.js'
 
 /**
  * One `speak()`: a request multiplexed on the socket under its own `client_req_id`, its text not
@@ -7,7 +7,7 @@ import type { GradiumSocket } from '../socket/GradiumSocket.js'
  */
 export class Request {
   /** The socket it is set up on (undefined until its `setup` is sent). */
-  socket: GradiumSocket | undefined
+  socket: GradiumConnection | undefined
   /** The server answered its `setup` with `ready`: text may flow. */
   ready = false
   /** Text received and not sent yet. */

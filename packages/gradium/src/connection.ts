@@ -1,6 +1,11 @@
-import { JsonSocket, errorBodyMessage, type JsonSocketEnd } from '@openmic/core/provider'
+import {
+  JsonSocket,
+  describeSocketEnd,
+  socketEndError,
+  type JsonSocketEnd,
+} from '@openmic/core/provider'
 import WebSocket from 'ws'
-import { GradiumError, type GradiumProvider } from '../errors.js'
+import { GradiumError, type GradiumProvider } from './errors.js'
 
 /** A message Gradium sent, parsed: its `type` and whatever else it carries. */
 export interface GradiumMessage {
@@ -8,8 +13,8 @@ export interface GradiumMessage {
   [key: string]: unknown
 }
 
-/** What a {@link GradiumSocket} reports to its owner. */
-export interface GradiumSocketEvents {
+/** What a {@link GradiumConnection} reports to its owner. */
+export interface GradiumConnectionEvents {
   /** The socket is open: the owner sends its first `setup`. */
   onOpen(): void
   /** A well-formed server message (a malformed one is logged and dropped). */
@@ -20,24 +25,24 @@ export interface GradiumSocketEvents {
 }
 
 /** How to open one Gradium WebSocket. */
-export interface GradiumSocketOptions {
+export interface GradiumConnectionOptions {
   provider: GradiumProvider
   url: string
   apiKey: string
-  /** Until {@link GradiumSocket.markReady}: past it, the socket is given up. */
+  /** Until {@link GradiumConnection.markReady}: past it, the socket is given up. */
   connectionTimeoutMs: number
 }
 
 /**
- * One WebSocket to a Gradium speech endpoint, authenticated with the `x-api-key` header: JSON
+ * One WebSocket to a Gradium speech endpoint (the connection of a GradiumSTT or a GradiumTTS), authenticated with the `x-api-key` header: JSON
  * messages both ways (core's {@link JsonSocket}), a refused upgrade reported with its HTTP status,
  * a connection timeout that runs until the owner says the socket is ready, and one `onClosed`
  * whatever ends it.
  */
-export class GradiumSocket {
+export class GradiumConnection {
   private readonly socket: JsonSocket<GradiumMessage>
 
-  constructor(options: GradiumSocketOptions, events: GradiumSocketEvents) {
+  constructor(options: GradiumConnectionOptions, events: GradiumConnectionEvents) {
     const ws = new WebSocket(options.url, { headers: { 'x-api-key': options.apiKey } })
     this.socket = new JsonSocket<GradiumMessage>(ws, {
       connectionTimeoutMs: options.connectionTimeoutMs,
@@ -48,7 +53,15 @@ export class GradiumSocket {
       messageName: 'a message with a type',
       onOpen: () => events.onOpen(),
       onMessage: (message) => events.onMessage(message),
-      onEnd: (end) => events.onClosed(gradiumError(options.provider, end)),
+      onEnd: (end) =>
+        events.onClosed(
+          socketEndError(
+            end,
+            (message, details) =>
+              new GradiumError(message, { ...details, provider: options.provider }),
+            describe
+          )
+        ),
       log: events.log,
     })
   }
@@ -89,24 +102,10 @@ export class GradiumSocket {
   }
 }
 
-function gradiumError(provider: GradiumProvider, end: JsonSocketEnd): GradiumError {
-  switch (end.kind) {
-    case 'timeout':
-      return new GradiumError(provider, `not ready after ${end.timeoutMs} ms (connection timeout)`)
-    case 'refused': {
-      const detail = errorBodyMessage(end.body) || end.statusMessage || 'connection refused'
-      return new GradiumError(provider, `HTTP ${end.status} ${detail}`, { status: end.status })
-    }
-    case 'error':
-      return new GradiumError(provider, `connection error: ${end.error.message}`)
-    case 'closed':
-      return new GradiumError(
-        provider,
-        `connection closed (code ${end.code}${end.reason ? ` ${end.reason}` : ''})`
-      )
-    case 'ended':
-      return end.reason as GradiumError
-  }
+/** How an end reads: the session is ready at Gradium's `ready`, not when the socket opens. */
+function describe(end: JsonSocketEnd): string {
+  if (end.kind === 'timeout') return `not ready after ${end.timeoutMs} ms (connection timeout)`
+  return describeSocketEnd(end)
 }
 
 /** The error of an in-band `{"type":"error","message","code"}`. */
@@ -116,7 +115,8 @@ export function inBandError(provider: GradiumProvider, message: GradiumMessage):
     typeof message.message === 'string'
       ? message.message
       : JSON.stringify(message.message ?? message)
-  return new GradiumError(provider, `error${code !== undefined ? ` ${code}` : ''} ${text}`, {
-    code,
+  return new GradiumError(`error${code !== undefined ? ` ${code}` : ''} ${text}`, {
+    provider,
+    code: code === undefined ? undefined : String(code),
   })
 }

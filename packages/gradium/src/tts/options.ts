@@ -1,4 +1,4 @@
-import type { GradiumRegion } from '../socket/endpoint.js'
+import type { GradiumRegion } from '../endpoint.js'
 
 /**
  * The audio format asked for in `setup`. openmic's speech is PCM16 16 kHz mono: `pcm_16000` is used

@@ -1,3 +1,5 @@
+import { webSocketURL } from '@openmic/core/provider'
+
 /** Where Gradium's API is served. */
 export type GradiumRegion = 'eu' | 'us'
 
@@ -19,9 +21,5 @@ export function speechURL(
   baseURL: string | undefined,
   region: GradiumRegion | undefined
 ): string {
-  const base = baseURL ?? regionBaseURL(region)
-  const url = new URL(`api/speech/${endpoint}`, base.endsWith('/') ? base : `${base}/`)
-  if (url.protocol === 'https:') url.protocol = 'wss:'
-  else if (url.protocol === 'http:') url.protocol = 'ws:'
-  return url.toString()
+  return webSocketURL(baseURL ?? regionBaseURL(region), `api/speech/${endpoint}`)
 }
