@@ -1,7 +1,12 @@
 import { StreamingSTT, type StreamingUtterance } from '@openmic/core/provider'
 import { GladiaSTTError } from './errors.js'
-import { resolveOptions, type GladiaSTTOptions, type ResolvedGladiaSTTOptions } from './options.js'
-import { sessionBody, type GladiaLiveSettings } from './settings.js'
+import {
+  resolveOptions,
+  type GladiaLiveSettings,
+  type GladiaSTTOptions,
+  type ResolvedGladiaSTTOptions,
+} from './options.js'
+import { sessionBody } from './session-body.js'
 import { GladiaSTTConnection } from './stt-connection.js'
 
 /** One user utterance (one `transcribe()`), on a live session of its own. */

@@ -1,9 +1,9 @@
 import WebSocket from 'ws'
-import { readRefusedUpgrade } from '@openmic/core/provider'
+import { errorBodyMessage, readRefusedUpgrade } from '@openmic/core/provider'
 import { GladiaSTTError } from './errors.js'
-import { errorMessage, type GladiaServerMessage } from './messages.js'
+import type { GladiaServerMessage } from './messages.js'
 import type { ResolvedGladiaSTTOptions } from './options.js'
-import type { GladiaLiveSettings } from './settings.js'
+import type { GladiaLiveSettings } from './options.js'
 
 /** What a {@link GladiaSTTConnection} reports to its owner. */
 export interface GladiaSTTConnectionEvents {
@@ -133,12 +133,14 @@ export class GladiaSTTConnection {
           this.events.log('Session', session.id)
           return this.connect()
         }
-        const detail = errorMessage(text) || response.statusText
-        failure = new GladiaSTTError(`${response.status} ${detail}`, response.status)
+        const detail = errorBodyMessage(text) || response.statusText
+        failure = new GladiaSTTError(`${response.status} ${detail}`, { status: response.status })
         if (!retryable(response.status)) return this.fail(failure)
       } catch (error) {
         if (this.done) return
-        failure = new GladiaSTTError(`session creation failed: ${(error as Error).message}`)
+        failure = new GladiaSTTError(`session creation failed: ${(error as Error).message}`, {
+          cause: error,
+        })
       }
       if (attempt >= maxRetry) return this.fail(failure)
       this.events.log(`${failure.message}; retrying in ${retryDelayMs} ms`)
@@ -158,8 +160,8 @@ export class GladiaSTTConnection {
     this.ws = ws
     ws.on('unexpected-response', (_req, res) =>
       readRefusedUpgrade(res, ({ status, statusMessage, body }) => {
-        const detail = errorMessage(body) || statusMessage || 'connection refused'
-        this.fail(new GladiaSTTError(`WebSocket ${status} ${detail}`, status))
+        const detail = errorBodyMessage(body) || statusMessage || 'connection refused'
+        this.fail(new GladiaSTTError(`WebSocket ${status} ${detail}`, { status }))
       })
     )
     ws.on('open', () => {
@@ -188,7 +190,7 @@ export class GladiaSTTConnection {
     if (this.stopAcknowledged && code === 1000) return this.end()
     const detail = `connection closed (code ${code}${reason ? ` ${reason}` : ''})`
     if (!resumable(code) || this.attempts >= this.options.maxRetry) {
-      return this.fail(new GladiaSTTError(detail, undefined, code))
+      return this.fail(new GladiaSTTError(detail, { closeCode: code }))
     }
     this.attempts++
     this.events.log(`${detail}; resuming the session (attempt ${this.attempts})`)
@@ -216,13 +218,14 @@ export class GladiaSTTConnection {
       case 'audio_chunk':
       case 'stop_recording':
         if (message.acknowledged === false) {
-          return this.fail(new GladiaSTTError(errorMessage(message.error ?? 'not acknowledged')))
+          const detail = errorBodyMessage(message.error) || 'not acknowledged'
+          return this.fail(new GladiaSTTError(detail))
         }
         if (message.type === 'audio_chunk') this.acknowledge(message.data?.byte_range?.[1])
         else this.stopAcknowledged = true
         return
       case 'error':
-        return this.fail(new GladiaSTTError(errorMessage(message)))
+        return this.fail(new GladiaSTTError(errorBodyMessage(message)))
       case 'end_recording':
       case 'post_transcript':
       case 'post_final_transcript':
