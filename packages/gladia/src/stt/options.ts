@@ -1,3 +1,5 @@
+import { DEFAULT_GLADIA_BASE_URL } from './endpoint.js'
+
 /** Options of {@link GladiaSTT}. */
 export interface GladiaSTTOptions {
   /** Gladia API key, sent as `x-gladia-key`. Default: `process.env.GLADIA_API_KEY`. */
@@ -48,12 +50,10 @@ export interface ResolvedGladiaSTTOptions {
   retryDelayMs: number
 }
 
-export const DEFAULT_GLADIA_BASE_URL = 'https://api.gladia.io'
-
 export function resolveOptions(options: GladiaSTTOptions): ResolvedGladiaSTTOptions {
   return {
     apiKey: options.apiKey ?? process.env.GLADIA_API_KEY ?? '',
-    baseURL: (options.baseURL ?? DEFAULT_GLADIA_BASE_URL).replace(/\/+$/, ''),
+    baseURL: options.baseURL ?? DEFAULT_GLADIA_BASE_URL,
     region: options.region,
     connectionTimeoutMs: options.connectionTimeoutMs ?? 5000,
     transcriptionTimeoutMs: options.transcriptionTimeoutMs ?? 4000,

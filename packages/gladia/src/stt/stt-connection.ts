@@ -1,5 +1,6 @@
 import WebSocket from 'ws'
 import { errorBodyMessage, readRefusedUpgrade } from '@openmic/core/provider'
+import { liveSessionURL } from './endpoint.js'
 import { GladiaSTTError } from './errors.js'
 import type { GladiaServerMessage } from './messages.js'
 import type { ResolvedGladiaSTTOptions } from './options.js'
@@ -113,7 +114,7 @@ export class GladiaSTTConnection {
 
   private async create(): Promise<void> {
     const { baseURL, apiKey, region, maxRetry, retryDelayMs } = this.options
-    const url = `${baseURL}/v2/live${region ? `?region=${encodeURIComponent(region)}` : ''}`
+    const url = liveSessionURL(baseURL, region)
     for (let attempt = 0; ; attempt++) {
       let failure: GladiaSTTError
       try {
