@@ -43,6 +43,7 @@ export { webSocketURL } from './socket/web-socket-url.js'
 export type { JsonSocketEnd, JsonSocketOptions, WebSocketLike } from './socket/JsonSocket.js'
 export { readRefusedUpgrade } from './socket/refused-upgrade.js'
 export type { RefusedUpgrade, UpgradeRefusal } from './socket/refused-upgrade.js'
+export type { ProviderErrorDetails } from './retry/ProviderError.js'
 export { StreamingSTT } from './stt/StreamingSTT.js'
 export type {
   StreamingAudio,

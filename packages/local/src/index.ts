@@ -1,5 +1,6 @@
 export * from './agent/index.js'
 export { LocalSetupError } from './errors.js'
+export type { LocalSetupErrorDetails } from './errors.js'
 // Speech-to-text
 export { LocalSTT } from './stt/LocalSTT.js'
 export type { LocalSTTOptions } from './stt/options.js'

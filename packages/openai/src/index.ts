@@ -12,6 +12,7 @@ export { OpenaiStreamError } from './errors/OpenaiStreamError.js'
 export { OpenaiSTT } from './stt/OpenaiSTT.js'
 export type { OpenaiSTTOptions } from './stt/options.js'
 export { OpenaiSTTError } from './stt/errors.js'
+export type { OpenaiErrorDetails } from './stt/errors.js'
 // Text-to-speech
 export { OpenaiTTS } from './tts/OpenaiTTS.js'
 export type { OpenaiTTSOptions } from './tts/options.js'
