@@ -48,6 +48,7 @@ export { StreamingSTT } from './stt/StreamingSTT.js'
 export type {
   StreamingAudio,
   StreamingConnection,
+  StreamingWire,
   StreamingSTTOptions,
   StreamingUtterance,
 } from './stt/StreamingSTT.js'

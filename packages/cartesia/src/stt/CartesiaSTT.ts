@@ -55,14 +55,6 @@ export class CartesiaSTT extends StreamingSTT<CartesiaSTTConnection, Utterance> 
     return { finals: '', partial: '' }
   }
 
-  protected sendAudio(session: CartesiaSTTConnection, chunk: Buffer): void {
-    session.sendAudio(chunk)
-  }
-
-  protected sendEnd(session: CartesiaSTTConnection): void {
-    session.finalize()
-  }
-
   protected timeoutError(timeoutMs: number): CartesiaSTTError {
     return new CartesiaSTTError(`no transcript ${timeoutMs} ms after the utterance ended`)
   }

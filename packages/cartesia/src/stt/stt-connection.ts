@@ -110,8 +110,8 @@ export class CartesiaSTTConnection {
     if (!this.closed) this.ws.sendRaw(audio)
   }
 
-  /** Ends the utterance: Cartesia transcribes what it holds, then says `flush_done`. */
-  finalize(): void {
+  /** Ends the utterance (`finalize`): Cartesia transcribes what it holds, then says `flush_done`. */
+  sendEnd(): void {
     if (!this.closed) this.ws.send('finalize')
   }
 

@@ -19,6 +19,17 @@ export interface StreamingConnection {
   dispose(): void
 }
 
+/**
+ * A connection that speaks the provider's protocol itself: a {@link StreamingSTT} whose connection
+ * is one needs no `sendAudio` or `sendEnd` of its own.
+ */
+export interface StreamingWire {
+  /** Sends one chunk of the current utterance's audio. */
+  sendAudio(chunk: Buffer): void
+  /** Ends the current utterance on the wire (commit, finalize, flush): its transcript follows. */
+  sendEnd(): void
+}
+
 /** One utterance of a {@link StreamingSTT}: its audio not sent yet, where the rest went. */
 export interface StreamingUtterance<
   C extends StreamingConnection = StreamingConnection,
@@ -79,8 +90,9 @@ export interface StreamingSTTOptions {
 /**
  * The skeleton every streaming WebSocket STT shares; a provider extends it with its wire mapping
  * only: how to open a connection (`connect`), what to send per chunk (`sendAudio`) and at the end
- * of an utterance (`sendEnd`), and how to read the provider's messages (calling `partial`,
- * `complete`, `failUtterance` and `failConnection`).
+ * of an utterance (`sendEnd`), unless its connection sends them itself (a {@link StreamingWire}),
+ * and how to read the provider's messages (calling `partial`, `complete`, `failUtterance` and
+ * `failConnection`).
  *
  * The base owns the rest, the same for every provider:
  * - A connection opens when the instance is created, so the first utterance finds it warm, and
@@ -132,10 +144,21 @@ export abstract class StreamingSTT<
   protected abstract connect(): C
   /** The provider's fields of a new utterance (its text so far...). */
   protected abstract newUtterance(): Omit<U, keyof StreamingUtterance<C>>
-  /** Sends one chunk of an utterance's audio. */
-  protected abstract sendAudio(connection: C, chunk: Buffer, utterance: U): void
-  /** Ends an utterance on the wire (commit, finalize, flush): its transcript follows. */
-  protected abstract sendEnd(connection: C, utterance: U): void
+  /**
+   * Sends one chunk of an utterance's audio. Default: the connection's own `sendAudio`, for a
+   * connection that is a {@link StreamingWire}.
+   */
+  protected sendAudio(connection: C, chunk: Buffer, _utterance: U): void {
+    wireOf(connection).sendAudio(chunk)
+  }
+
+  /**
+   * Ends an utterance on the wire (commit, finalize, flush): its transcript follows. Default: the
+   * connection's own `sendEnd`, for a connection that is a {@link StreamingWire}.
+   */
+  protected sendEnd(connection: C, _utterance: U): void {
+    wireOf(connection).sendEnd()
+  }
   /** The error of an utterance with no transcript `timeoutMs` after its end. */
   protected abstract timeoutError(timeoutMs: number): Error
 
@@ -169,7 +192,17 @@ export abstract class StreamingSTT<
 
   /** Opens the first connection: call it at the end of the subclass's constructor. */
   protected start(): void {
-    this.connection = this.connect()
+    const connection = this.connect()
+    this.connection = connection
+    const base = StreamingSTT.prototype
+    if (this.sendAudio !== base.sendAudio && this.sendEnd !== base.sendEnd) return
+    // A wire mapping that is missing is said at once, not at the first utterance's audio.
+    try {
+      wireOf(connection)
+    } catch (error) {
+      this.destroy()
+      throw error
+    }
   }
 
   transcribe(audio: Readable): void {
@@ -401,6 +434,17 @@ export abstract class StreamingSTT<
 }
 
 function ignore(): void {}
+
+/** The connection as a {@link StreamingWire}; a clear error when it is not one. */
+function wireOf(connection: StreamingConnection): StreamingWire {
+  const wire = connection as Partial<StreamingWire>
+  if (typeof wire.sendAudio === 'function' && typeof wire.sendEnd === 'function') {
+    return wire as StreamingWire
+  }
+  throw new TypeError(
+    'StreamingSTT: the connection has no sendAudio() and sendEnd(): override them in the STT'
+  )
+}
 
 /** An utterance with no outcome yet (its transcript may be held, waiting for earlier ones). */
 function unanswered(utterance: StreamingUtterance): boolean {

@@ -79,11 +79,11 @@ export class ElevenLabsSTT extends StreamingSTT<ElevenLabsConnection, Utterance>
     return { segments: [] as string[] }
   }
 
-  protected sendAudio(connection: ElevenLabsConnection, chunk: Buffer): void {
+  protected override sendAudio(connection: ElevenLabsConnection, chunk: Buffer): void {
     connection.send(audioChunk(chunk.toString('base64'), false))
   }
 
-  protected sendEnd(connection: ElevenLabsConnection): void {
+  protected override sendEnd(connection: ElevenLabsConnection): void {
     connection.send(audioChunk('', true))
   }
 

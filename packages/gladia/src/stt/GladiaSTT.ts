@@ -69,14 +69,6 @@ export class GladiaSTT extends StreamingSTT<GladiaSTTConnection, Utterance> {
     return { finals: [] as string[] }
   }
 
-  protected sendAudio(session: GladiaSTTConnection, chunk: Buffer): void {
-    session.sendAudio(chunk)
-  }
-
-  protected sendEnd(session: GladiaSTTConnection): void {
-    session.stop()
-  }
-
   protected timeoutError(timeoutMs: number): GladiaSTTError {
     return new GladiaSTTError(`no end of transcription ${timeoutMs} ms after stop_recording`)
   }

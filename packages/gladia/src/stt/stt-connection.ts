@@ -12,7 +12,7 @@ export interface GladiaSTTConnectionEvents {
   onPartial(text: string): void
   /** A `transcript` with `is_final: true`: one of Gladia's utterances, finished. */
   onFinal(text: string): void
-  /** After `stop()`: every final transcript of the audio was sent (called once). */
+  /** After `sendEnd()`: every final transcript of the audio was sent (called once). */
   onEnded(): void
   /** The session is lost (called once, never after `onEnded`); it is closed already. */
   onFailed(error: GladiaSTTError): void
@@ -36,7 +36,7 @@ function retryable(status: number): boolean {
  * kept until Gladia acknowledges it (`audio_chunk` with its byte range): when the socket drops
  * (a close code Gladia's SDK also resumes on), it opens again on the same URL, up to `maxRetry`
  * times, and sends only what was not acknowledged (an acknowledged byte is never sent again), so
- * Gladia keeps the session's context. `stop()` sends `stop_recording`, the protocol's end of the
+ * Gladia keeps the session's context. `sendEnd()` sends `stop_recording`, the protocol's end of the
  * audio: Gladia transcribes what remains without waiting for more audio, sends the last final
  * transcript, then `end_recording`.
  */
@@ -87,7 +87,7 @@ export class GladiaSTTConnection {
   }
 
   /** Ends the audio (`stop_recording`); `onEnded` follows the last final transcript. */
-  stop(): void {
+  sendEnd(): void {
     if (this.isOver) return
     this.stopping = true
     if (this.isOpen) this.ws!.send(JSON.stringify({ type: 'stop_recording' }))

@@ -80,11 +80,11 @@ export class GradiumSTT extends StreamingSTT<GradiumConnection, Utterance> {
     return utterance.flushed ? joined(utterance.texts) : undefined
   }
 
-  protected sendAudio(socket: GradiumConnection, chunk: Buffer): void {
+  protected override sendAudio(socket: GradiumConnection, chunk: Buffer): void {
     socket.send({ type: 'audio', audio: chunk.toString('base64') })
   }
 
-  protected sendEnd(socket: GradiumConnection, utterance: Utterance): void {
+  protected override sendEnd(socket: GradiumConnection, utterance: Utterance): void {
     utterance.flushId = String(++this.flushCount)
     socket.send({ type: 'flush', flush_id: utterance.flushId })
   }

@@ -44,14 +44,6 @@ export class MistralSTT extends StreamingSTT<MistralSTTConnection, Utterance> {
     return { text: '' }
   }
 
-  protected sendAudio(socket: MistralSTTConnection, chunk: Buffer): void {
-    socket.sendAudio(chunk)
-  }
-
-  protected sendEnd(socket: MistralSTTConnection): void {
-    socket.flush()
-  }
-
   protected timeoutError(timeoutMs: number): MistralSTTError {
     return new MistralSTTError(`no transcript ${timeoutMs} ms after the utterance ended`)
   }

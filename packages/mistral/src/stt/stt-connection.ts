@@ -94,10 +94,11 @@ export class MistralSTTConnection {
   }
 
   /**
-   * Ends the utterance: the server transcribes what it holds and answers `transcription.done`.
+   * Ends the utterance (`input_audio.flush`): the server transcribes what it holds and answers
+   * `transcription.done`.
    * Never `input_audio.end`, which ends the whole session.
    */
-  flush(): void {
+  sendEnd(): void {
     this.send({ type: 'input_audio.flush' })
   }
 

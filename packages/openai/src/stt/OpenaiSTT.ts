@@ -96,11 +96,11 @@ export class OpenaiSTT extends StreamingSTT<OpenaiSTTConnection, Utterance> {
     })
   }
 
-  protected sendAudio(connection: OpenaiSTTConnection, chunk: Buffer): void {
+  protected override sendAudio(connection: OpenaiSTTConnection, chunk: Buffer): void {
     connection.send({ type: 'input_audio_buffer.append', audio: chunk.toString('base64') })
   }
 
-  protected sendEnd(connection: OpenaiSTTConnection, utterance: Utterance): void {
+  protected override sendEnd(connection: OpenaiSTTConnection, utterance: Utterance): void {
     this.unnamed.push(utterance)
     connection.send({ type: 'input_audio_buffer.commit', event_id: utterance.commitEventId })
   }
