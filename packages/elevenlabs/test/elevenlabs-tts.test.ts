@@ -215,7 +215,7 @@ describe('ElevenLabsTTS', () => {
     expect(failure.message).toBe(
       'ElevenLabsTTS: voice_not_found: A voice with this id was not found. (code 1008)'
     )
-    expect(failure.error).toBe('voice_not_found')
+    expect(failure.code).toBe('voice_not_found')
     await sleep(50)
     expect(log.ends).toBe(0)
   })

@@ -11,9 +11,4 @@ export class ElevenLabsTTSError extends ProviderError {
   constructor(message: string, details?: ProviderErrorDetails) {
     super('ElevenLabsTTS', message, details)
   }
-
-  /** The API's error name of an in-band error (e.g. `max_active_conversations`): the same as `code`. */
-  get error(): string | undefined {
-    return this.code
-  }
 }
