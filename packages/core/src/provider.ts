@@ -40,6 +40,10 @@ export type { SentenceTTSOptions } from './speech/SentenceTTS.js'
 export { JsonSocket, describeSocketEnd, socketEndError } from './socket/JsonSocket.js'
 export { errorBodyMessage } from './socket/error-body-message.js'
 export { webSocketURL } from './socket/web-socket-url.js'
+export type {
+  ProviderConnectionEvents,
+  ProviderConnectionOptions,
+} from './socket/provider-connection.js'
 export type { JsonSocketEnd, JsonSocketOptions, WebSocketLike } from './socket/JsonSocket.js'
 export { readRefusedUpgrade } from './socket/refused-upgrade.js'
 export type { RefusedUpgrade, UpgradeRefusal } from './socket/refused-upgrade.js'

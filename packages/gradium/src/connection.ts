@@ -3,6 +3,8 @@ import {
   describeSocketEnd,
   socketEndError,
   type JsonSocketEnd,
+  type ProviderConnectionEvents,
+  type ProviderConnectionOptions,
 } from '@openmic/core/provider'
 import WebSocket from 'ws'
 import { GradiumError, type GradiumProvider } from './errors.js'
@@ -14,23 +16,19 @@ export interface GradiumMessage {
 }
 
 /** What a {@link GradiumConnection} reports to its owner. */
-export interface GradiumConnectionEvents {
+export interface GradiumConnectionEvents extends ProviderConnectionEvents<GradiumError> {
   /** The socket is open: the owner sends its first `setup`. */
   onOpen(): void
   /** A well-formed server message (a malformed one is logged and dropped). */
   onMessage(message: GradiumMessage): void
-  /** The socket is gone (refused, timed out, closed by either side, reset); called once. */
-  onClosed(error: GradiumError): void
-  log(...message: unknown[]): void
 }
 
-/** How to open one Gradium WebSocket. */
-export interface GradiumConnectionOptions {
+/**
+ * How to open one Gradium WebSocket; its `connectionTimeoutMs` runs until
+ * {@link GradiumConnection.markReady}.
+ */
+export interface GradiumConnectionOptions extends ProviderConnectionOptions {
   provider: GradiumProvider
-  url: string
-  apiKey: string
-  /** Until {@link GradiumConnection.markReady}: past it, the socket is given up. */
-  connectionTimeoutMs: number
 }
 
 /**

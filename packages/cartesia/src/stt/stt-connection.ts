@@ -2,6 +2,7 @@ import {
   MICDROP_AUDIO_FORMAT,
   errorBodyMessage,
   readRefusedUpgrade,
+  type ProviderConnectionEvents,
   type RefusedUpgrade,
 } from '@openmic/core/provider'
 import type { STTManualFinalizeWebsocketResponse } from '@cartesia/cartesia-js/resources/stt/manual-finalize/manual-finalize'
@@ -12,16 +13,13 @@ import { CartesiaSTTError } from './errors.js'
 import { DEFAULT_CARTESIA_STT_MODEL, type CartesiaSTTOptions } from './options.js'
 
 /** What a {@link CartesiaSTTConnection} reports to its owner. */
-export interface CartesiaSTTConnectionEvents {
+export interface CartesiaSTTConnectionEvents extends ProviderConnectionEvents<CartesiaSTTError> {
   /** A `transcript`: `text` is a delta from the last final one. */
   onTranscript(text: string, isFinal: boolean): void
   /** `flush_done`: what came before the last `finalize` is transcribed. */
   onFlushDone(): void
   /** An in-band `error` message. */
   onError(error: CartesiaSTTError): void
-  /** The session is gone (refused, timed out, closed by either side, reset); called once. */
-  onClosed(error: CartesiaSTTError): void
-  log(...message: unknown[]): void
 }
 
 /**

@@ -5,25 +5,22 @@ import {
   errorBodyMessage,
   socketEndError,
   type JsonSocketEnd,
+  type ProviderConnectionEvents,
+  type ProviderConnectionOptions,
 } from '@openmic/core/provider'
 import WebSocket from 'ws'
 import { CartesiaTTSError } from './errors.js'
 
 /** What a {@link CartesiaTTSConnection} reports to its owner. */
-export interface CartesiaTTSConnectionEvents {
+export interface CartesiaTTSConnectionEvents extends ProviderConnectionEvents<CartesiaTTSError> {
   /** A server message, parsed (a message that is not JSON is logged and dropped). */
   onMessage(event: WebsocketResponse): void
-  /** The socket is gone (refused, timed out, closed by either side, reset); called once. */
-  onClosed(error: CartesiaTTSError): void
-  log(...message: unknown[]): void
 }
 
 /** How to open the TTS WebSocket. */
-export interface CartesiaTTSConnectionOptions {
-  url: string
-  apiKey: string
+export interface CartesiaTTSConnectionOptions extends ProviderConnectionOptions {
+  /** The `Cartesia-Version` header. */
   version: string
-  connectionTimeoutMs: number
 }
 
 /**

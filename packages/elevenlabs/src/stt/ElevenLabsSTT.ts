@@ -1,7 +1,6 @@
 import {
   MICDROP_AUDIO_FORMAT,
   StreamingSTT,
-  socketEndError,
   webSocketURL,
   type StreamingUtterance,
 } from '@openmic/core/provider'
@@ -14,8 +13,11 @@ import {
   type ElevenLabsSTTOptions,
 } from './options.js'
 
+/** A connection of ElevenLabsSTT. */
+type Connection = ElevenLabsConnection<ElevenLabsSTTError>
+
 /** One user utterance; once its commit was sent, the next `committed_transcript` ends it. */
-interface Utterance extends StreamingUtterance<ElevenLabsConnection> {
+interface Utterance extends StreamingUtterance<Connection> {
   /** Committed segments of this utterance (the server may commit before the end, too). */
   readonly segments: string[]
 }
@@ -49,7 +51,7 @@ interface Utterance extends StreamingUtterance<ElevenLabsConnection> {
  * stt.on('Failed', (error) => console.error(error))
  * stt.transcribe(utteranceAudio) // a Readable of PCM16 16 kHz mono that ends with the utterance
  */
-export class ElevenLabsSTT extends StreamingSTT<ElevenLabsConnection, Utterance> {
+export class ElevenLabsSTT extends StreamingSTT<Connection, Utterance> {
   private readonly url: string
   private readonly apiKey: string
   private readonly connectionTimeoutMs: number
@@ -79,11 +81,11 @@ export class ElevenLabsSTT extends StreamingSTT<ElevenLabsConnection, Utterance>
     return { segments: [] as string[] }
   }
 
-  protected override sendAudio(connection: ElevenLabsConnection, chunk: Buffer): void {
+  protected override sendAudio(connection: Connection, chunk: Buffer): void {
     connection.send(audioChunk(chunk.toString('base64'), false))
   }
 
-  protected override sendEnd(connection: ElevenLabsConnection): void {
+  protected override sendEnd(connection: Connection): void {
     connection.send(audioChunk('', true))
   }
 
@@ -93,23 +95,24 @@ export class ElevenLabsSTT extends StreamingSTT<ElevenLabsConnection, Utterance>
     )
   }
 
-  protected connect(): ElevenLabsConnection {
-    const connection: ElevenLabsConnection = new ElevenLabsConnection({
-      url: this.url,
-      apiKey: this.apiKey,
-      connectionTimeoutMs: this.connectionTimeoutMs,
-      onMessage: (message) => this.handle(connection, message),
-      onEnd: (end) =>
-        this.failConnection(
-          connection,
-          socketEndError(end, (text, details) => new ElevenLabsSTTError(text, details))
-        ),
-      log: (...message) => this.log(...message),
-    })
+  protected connect(): Connection {
+    const connection: Connection = new ElevenLabsConnection(
+      {
+        url: this.url,
+        apiKey: this.apiKey,
+        connectionTimeoutMs: this.connectionTimeoutMs,
+        error: (message, details) => new ElevenLabsSTTError(message, details),
+      },
+      {
+        onMessage: (message) => this.handle(connection, message),
+        onClosed: (error) => this.failConnection(connection, error),
+        log: (...message) => this.log(...message),
+      }
+    )
     return connection
   }
 
-  private handle(socket: ElevenLabsConnection, message: Record<string, unknown>): void {
+  private handle(socket: Connection, message: Record<string, unknown>): void {
     if (this.destroyed) return
     const type = message.message_type
     const text = typeof message.text === 'string' ? message.text : ''

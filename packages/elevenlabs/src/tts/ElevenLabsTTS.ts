@@ -4,9 +4,7 @@ import {
   Pcm16Aligner,
   Resampler,
   followText,
-  socketEndError,
   webSocketURL,
-  type JsonSocketEnd,
 } from '@openmic/core/provider'
 import type { Readable } from 'node:stream'
 import { ElevenLabsConnection } from '../connection.js'
@@ -20,10 +18,13 @@ import {
   type ElevenLabsVoiceSettings,
 } from './options.js'
 
+/** A connection of ElevenLabsTTS. */
+type Connection = ElevenLabsConnection<ElevenLabsTTSError>
+
 /** One `speak()`: its context on the connection, and where its text and audio stand. */
 interface Speech {
   readonly contextId: string
-  readonly socket: ElevenLabsConnection
+  readonly socket: Connection
   /** Text received but not sent: what follows the last blank (a word may go on). */
   pending: string
   /** Some text that is not blank was sent. */
@@ -79,7 +80,7 @@ export class ElevenLabsTTS extends TTS {
   private readonly connectionTimeoutMs: number
   private readonly stallTimeoutMs: number
   private readonly keepAliveIntervalMs: number
-  private socket: ElevenLabsConnection | undefined
+  private socket: Connection | undefined
   private speech: Speech | undefined
   private contexts = 0
   private destroyed = false
@@ -171,15 +172,20 @@ export class ElevenLabsTTS extends TTS {
     super.destroy()
   }
 
-  private connect(): ElevenLabsConnection {
-    const socket: ElevenLabsConnection = new ElevenLabsConnection({
-      url: this.url,
-      apiKey: this.apiKey,
-      connectionTimeoutMs: this.connectionTimeoutMs,
-      onMessage: (message) => this.handle(socket, message),
-      onEnd: (end) => this.ended(socket, end),
-      log: (...message) => this.log(...message),
-    })
+  private connect(): Connection {
+    const socket: Connection = new ElevenLabsConnection(
+      {
+        url: this.url,
+        apiKey: this.apiKey,
+        connectionTimeoutMs: this.connectionTimeoutMs,
+        error: (message, details) => new ElevenLabsTTSError(message, details),
+      },
+      {
+        onMessage: (message) => this.handle(socket, message),
+        onClosed: (error) => this.ended(socket, error),
+        log: (...message) => this.log(...message),
+      }
+    )
     return socket
   }
 
@@ -246,7 +252,7 @@ export class ElevenLabsTTS extends TTS {
     }, this.stallTimeoutMs)
   }
 
-  private handle(socket: ElevenLabsConnection, message: Record<string, unknown>): void {
+  private handle(socket: Connection, message: Record<string, unknown>): void {
     if (this.destroyed) return
     const contextId = message.contextId ?? message.context_id
     const speech = this.speech
@@ -304,9 +310,8 @@ export class ElevenLabsTTS extends TTS {
   }
 
   /** The connection is over: the speech on it fails; the next speak() opens a new one. */
-  private ended(socket: ElevenLabsConnection, end: JsonSocketEnd): void {
+  private ended(socket: Connection, error: ElevenLabsTTSError): void {
     if (this.socket === socket) this.socket = undefined
-    const error = socketEndError(end, (text, details) => new ElevenLabsTTSError(text, details))
     this.log('Connection ended:', error.message)
     const speech = this.speech
     if (this.destroyed || speech?.socket !== socket) return

@@ -89,7 +89,7 @@ export class GladiaSTT extends StreamingSTT<GladiaSTTConnection, Utterance> {
         const utterance = this.current(session)
         if (utterance) this.complete(utterance, utterance.finals.join(' '))
       },
-      onFailed: (error) => this.failConnection(session, error),
+      onClosed: (error) => this.failConnection(session, error),
       log: (...message) => this.log(...message),
     })
     return session

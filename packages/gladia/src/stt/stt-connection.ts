@@ -1,5 +1,9 @@
 import WebSocket from 'ws'
-import { errorBodyMessage, readRefusedUpgrade } from '@openmic/core/provider'
+import {
+  errorBodyMessage,
+  readRefusedUpgrade,
+  type ProviderConnectionEvents,
+} from '@openmic/core/provider'
 import { liveSessionURL } from './endpoint.js'
 import { GladiaSTTError } from './errors.js'
 import type { GladiaServerMessage } from './messages.js'
@@ -7,16 +11,13 @@ import type { ResolvedGladiaSTTOptions } from './options.js'
 import type { GladiaLiveSettings } from './options.js'
 
 /** What a {@link GladiaSTTConnection} reports to its owner. */
-export interface GladiaSTTConnectionEvents {
+export interface GladiaSTTConnectionEvents extends ProviderConnectionEvents<GladiaSTTError> {
   /** A `transcript` with `is_final: false`: the text of Gladia's current utterance so far. */
   onPartial(text: string): void
   /** A `transcript` with `is_final: true`: one of Gladia's utterances, finished. */
   onFinal(text: string): void
   /** After `sendEnd()`: every final transcript of the audio was sent (called once). */
   onEnded(): void
-  /** The session is lost (called once, never after `onEnded`); it is closed already. */
-  onFailed(error: GladiaSTTError): void
-  log(...message: unknown[]): void
 }
 
 /** Close codes after which the socket is opened again on the same session (as `@gladiaio/sdk`). */
@@ -272,7 +273,7 @@ export class GladiaSTTConnection {
   private fail(error: GladiaSTTError): void {
     if (this.done) return
     this.dispose()
-    this.events.onFailed(error)
+    this.events.onClosed(error)
   }
 }
 

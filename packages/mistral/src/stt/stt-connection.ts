@@ -8,32 +8,29 @@ import {
   describeSocketEnd,
   socketEndError,
   type JsonSocketEnd,
+  type ProviderConnectionEvents,
+  type ProviderConnectionOptions,
 } from '@openmic/core/provider'
 import WebSocket from 'ws'
 import { MistralSTTError } from './errors.js'
 
 /** What a {@link MistralSTTConnection} reports to its owner. */
-export interface MistralSTTConnectionEvents {
+export interface MistralSTTConnectionEvents extends ProviderConnectionEvents<MistralSTTError> {
   /** `session.created` arrived and `session.update` was sent: audio may flow. */
   onReady(): void
   onDelta(text: string): void
   onDone(text: string): void
   /** An in-band `error` message. */
   onError(error: MistralSTTError): void
-  /** The socket is gone (refused, timed out, closed by either side, reset); called once. */
-  onClosed(error: MistralSTTError): void
-  log(...message: unknown[]): void
 }
 
 /** How to open one realtime transcription session. */
-export interface MistralSTTConnectionOptions {
-  url: string
-  apiKey: string
+export interface MistralSTTConnectionOptions extends ProviderConnectionOptions {
+  /** Sent in `session.update`, before any audio. */
   session: {
     audio_format: { encoding: string; sample_rate: number }
     target_streaming_delay_ms?: number
   }
-  connectionTimeoutMs: number
 }
 
 type ServerEvent =

@@ -128,20 +128,24 @@ export class OpenaiSTT extends StreamingSTT<OpenaiSTTConnection, Utterance> {
 
   protected connect(): OpenaiSTTConnection {
     const sessionEventId = `openmic_session_${++this.connections}`
-    const connection: OpenaiSTTConnection = new OpenaiSTTConnection({
-      url: this.url,
-      apiKey: this.apiKey,
-      connectionTimeoutMs: this.settings.connectionTimeoutMs,
-      firstEvent: transcriptionSessionUpdate(sessionEventId, this.settings),
-      onEvent: (event) => this.handle(connection, sessionEventId, event),
-      onEnd: (error) => {
-        // Nothing more comes for its items.
-        this.unnamed = this.unnamed.filter((u) => u.connection !== connection)
-        for (const [id, u] of this.items) if (u.connection === connection) this.items.delete(id)
-        this.failConnection(connection, error)
+    const connection: OpenaiSTTConnection = new OpenaiSTTConnection(
+      {
+        url: this.url,
+        apiKey: this.apiKey,
+        connectionTimeoutMs: this.settings.connectionTimeoutMs,
+        firstEvent: transcriptionSessionUpdate(sessionEventId, this.settings),
       },
-      log: (...message) => this.log(...message),
-    })
+      {
+        onMessage: (event) => this.handle(connection, sessionEventId, event),
+        onClosed: (error) => {
+          // Nothing more comes for its items.
+          this.unnamed = this.unnamed.filter((u) => u.connection !== connection)
+          for (const [id, u] of this.items) if (u.connection === connection) this.items.delete(id)
+          this.failConnection(connection, error)
+        },
+        log: (...message) => this.log(...message),
+      }
+    )
     return connection
   }
 

@@ -4,22 +4,22 @@ import {
   describeSocketEnd,
   socketEndError,
   type JsonSocketEnd,
+  type ProviderConnectionEvents,
+  type ProviderConnectionOptions,
 } from '@openmic/core/provider'
 import type { RealtimeClientEvent, RealtimeServerEvent } from 'openai/resources/realtime/realtime'
 import { WebSocket } from 'ws'
 import { OpenaiSTTError } from './errors.js'
 
 /** How to open an {@link OpenaiSTTConnection}. */
-export interface OpenaiSTTConnectionOptions {
-  url: string
-  apiKey: string
-  connectionTimeoutMs: number
+export interface OpenaiSTTConnectionOptions extends ProviderConnectionOptions {
   /** Sent first once the socket opens, before anything queued. */
   firstEvent: RealtimeClientEvent
-  onEvent(event: RealtimeServerEvent): void
-  /** Called once when the socket is over, whatever ended it (never after `dispose()`). */
-  onEnd(error: OpenaiSTTError): void
-  log(...message: unknown[]): void
+}
+
+/** What an {@link OpenaiSTTConnection} reports to its owner. */
+export interface OpenaiSTTConnectionEvents extends ProviderConnectionEvents<OpenaiSTTError> {
+  onMessage(event: RealtimeServerEvent): void
 }
 
 /**
@@ -29,7 +29,7 @@ export interface OpenaiSTTConnectionOptions {
  * replayed on another socket). Server messages that are not JSON events are logged and ignored.
  */
 export class OpenaiSTTConnection extends JsonSocket<RealtimeServerEvent, RealtimeClientEvent> {
-  constructor(options: OpenaiSTTConnectionOptions) {
+  constructor(options: OpenaiSTTConnectionOptions, events: OpenaiSTTConnectionEvents) {
     const ws = new WebSocket(options.url, {
       headers: { Authorization: `Bearer ${options.apiKey}` },
     })
@@ -38,9 +38,9 @@ export class OpenaiSTTConnection extends JsonSocket<RealtimeServerEvent, Realtim
       isMessage: (value): value is RealtimeServerEvent & Record<string, unknown> =>
         typeof value.type === 'string',
       messageName: 'an event',
-      onMessage: options.onEvent,
-      onEnd: (end) => options.onEnd(realtimeError(end)),
-      log: options.log,
+      onMessage: (event) => events.onMessage(event),
+      onEnd: (end) => events.onClosed(realtimeError(end)),
+      log: events.log,
     })
     this.send(options.firstEvent)
   }
