@@ -61,8 +61,7 @@ export class CartesiaSTT extends StreamingSTT<CartesiaSTTConnection, Utterance> 
 
   protected connect(): CartesiaSTTConnection {
     const session: CartesiaSTTConnection = new CartesiaSTTConnection(
-      this.cartesia,
-      { ...this.options, connectionTimeoutMs: this.connectionTimeoutMs },
+      { ...this.options, client: this.cartesia, connectionTimeoutMs: this.connectionTimeoutMs },
       {
         onTranscript: (text, isFinal) => {
           const utterance = this.current(session)

@@ -22,6 +22,12 @@ export interface CartesiaSTTConnectionEvents extends ProviderConnectionEvents<Ca
   onError(error: CartesiaSTTError): void
 }
 
+/** How to open a {@link CartesiaSTTConnection}: the SDK client it goes through, and the session's settings. */
+export interface CartesiaSTTConnectionOptions extends CartesiaSTTOptions {
+  client: Cartesia
+  connectionTimeoutMs: number
+}
+
 /**
  * One session of Cartesia's realtime transcription with manual finalize (the connection of a
  * CartesiaSTT), through the official
@@ -37,11 +43,10 @@ export class CartesiaSTTConnection {
   private readonly timer: ReturnType<typeof setTimeout>
 
   constructor(
-    client: Cartesia,
-    options: CartesiaSTTOptions & { connectionTimeoutMs: number },
+    options: CartesiaSTTConnectionOptions,
     private readonly events: CartesiaSTTConnectionEvents
   ) {
-    this.ws = client.stt.manualFinalize.websocket(
+    this.ws = options.client.stt.manualFinalize.websocket(
       {
         model: options.model ?? DEFAULT_CARTESIA_STT_MODEL,
         encoding: 'pcm_s16le',

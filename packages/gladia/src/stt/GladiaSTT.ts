@@ -1,13 +1,8 @@
 import { StreamingSTT, type StreamingUtterance } from '@openmic/core/provider'
 import { GladiaSTTError } from './errors.js'
-import {
-  resolveOptions,
-  type GladiaLiveSettings,
-  type GladiaSTTOptions,
-  type ResolvedGladiaSTTOptions,
-} from './options.js'
+import { resolveOptions, type GladiaSTTOptions } from './options.js'
 import { sessionBody } from './session-body.js'
-import { GladiaSTTConnection } from './stt-connection.js'
+import { GladiaSTTConnection, type GladiaSTTConnectionOptions } from './stt-connection.js'
 
 /** One user utterance (one `transcribe()`), on a live session of its own. */
 interface Utterance extends StreamingUtterance<GladiaSTTConnection> {
@@ -50,8 +45,8 @@ interface Utterance extends StreamingUtterance<GladiaSTTConnection> {
  * stt.transcribe(utteranceAudio) // a Readable of PCM16 16 kHz mono that ends with the utterance
  */
 export class GladiaSTT extends StreamingSTT<GladiaSTTConnection, Utterance> {
-  private readonly options: ResolvedGladiaSTTOptions
-  private readonly body: GladiaLiveSettings
+  /** What each session is opened with. */
+  private readonly session: GladiaSTTConnectionOptions
 
   constructor(options: GladiaSTTOptions = {}) {
     const resolved = resolveOptions(options)
@@ -60,8 +55,7 @@ export class GladiaSTT extends StreamingSTT<GladiaSTTConnection, Utterance> {
       // `stop_recording` ends the session: the next utterance needs another.
       connectionPerUtterance: true,
     })
-    this.options = resolved
-    this.body = sessionBody(options.settings)
+    this.session = { ...resolved, body: sessionBody(options.settings) }
     this.start()
   }
 
@@ -74,7 +68,7 @@ export class GladiaSTT extends StreamingSTT<GladiaSTTConnection, Utterance> {
   }
 
   protected connect(): GladiaSTTConnection {
-    const session: GladiaSTTConnection = new GladiaSTTConnection(this.options, this.body, {
+    const session: GladiaSTTConnection = new GladiaSTTConnection(this.session, {
       onPartial: (text) => {
         const utterance = this.current(session)
         if (utterance) this.partial([...utterance.finals, text].join(' '))

@@ -20,6 +20,12 @@ export interface GladiaSTTConnectionEvents extends ProviderConnectionEvents<Glad
   onEnded(): void
 }
 
+/** How to open a {@link GladiaSTTConnection}: the STT's options, and the session's body. */
+export interface GladiaSTTConnectionOptions extends ResolvedGladiaSTTOptions {
+  /** The body of `POST /v2/live`. */
+  body: GladiaLiveSettings
+}
+
 /** Close codes after which the socket is opened again on the same session (as `@gladiaio/sdk`). */
 function resumable(code: number): boolean {
   return (code >= 1002 && code <= 4399) || code >= 4500
@@ -60,8 +66,7 @@ export class GladiaSTTConnection {
   private attempts = 0
 
   constructor(
-    private readonly options: ResolvedGladiaSTTOptions,
-    private readonly body: GladiaLiveSettings,
+    private readonly options: GladiaSTTConnectionOptions,
     private readonly events: GladiaSTTConnectionEvents
   ) {
     this.arm('no session', options.connectionTimeoutMs)
@@ -122,7 +127,7 @@ export class GladiaSTTConnection {
         const response = await fetch(url, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-gladia-key': apiKey },
-          body: JSON.stringify(this.body),
+          body: JSON.stringify(this.options.body),
           signal: this.abort.signal,
         })
         const text = await response.text()
