@@ -13,11 +13,11 @@ import {
   type ElevenLabsSTTOptions,
 } from './options.js'
 
-/** A connection of ElevenLabsSTT. */
-type Connection = ElevenLabsConnection<ElevenLabsSTTError>
+/** A connection of ElevenLabsSTT (its errors are ElevenLabsSTTErrors). */
+type ElevenLabsSTTConnection = ElevenLabsConnection<ElevenLabsSTTError>
 
 /** One user utterance; once its commit was sent, the next `committed_transcript` ends it. */
-interface Utterance extends StreamingUtterance<Connection> {
+interface Utterance extends StreamingUtterance<ElevenLabsSTTConnection> {
   /** Committed segments of this utterance (the server may commit before the end, too). */
   readonly segments: string[]
 }
@@ -51,7 +51,7 @@ interface Utterance extends StreamingUtterance<Connection> {
  * stt.on('Failed', (error) => console.error(error))
  * stt.transcribe(utteranceAudio) // a Readable of PCM16 16 kHz mono that ends with the utterance
  */
-export class ElevenLabsSTT extends StreamingSTT<Connection, Utterance> {
+export class ElevenLabsSTT extends StreamingSTT<ElevenLabsSTTConnection, Utterance> {
   private readonly url: string
   private readonly apiKey: string
   private readonly connectionTimeoutMs: number
@@ -81,11 +81,11 @@ export class ElevenLabsSTT extends StreamingSTT<Connection, Utterance> {
     return { segments: [] as string[] }
   }
 
-  protected override sendAudio(connection: Connection, chunk: Buffer): void {
+  protected override sendAudio(connection: ElevenLabsSTTConnection, chunk: Buffer): void {
     connection.send(audioChunk(chunk.toString('base64'), false))
   }
 
-  protected override sendEnd(connection: Connection): void {
+  protected override sendEnd(connection: ElevenLabsSTTConnection): void {
     connection.send(audioChunk('', true))
   }
 
@@ -95,8 +95,8 @@ export class ElevenLabsSTT extends StreamingSTT<Connection, Utterance> {
     )
   }
 
-  protected connect(): Connection {
-    const connection: Connection = new ElevenLabsConnection(
+  protected connect(): ElevenLabsSTTConnection {
+    const connection: ElevenLabsSTTConnection = new ElevenLabsConnection(
       {
         url: this.url,
         apiKey: this.apiKey,
@@ -112,7 +112,7 @@ export class ElevenLabsSTT extends StreamingSTT<Connection, Utterance> {
     return connection
   }
 
-  private handle(socket: Connection, message: Record<string, unknown>): void {
+  private handle(socket: ElevenLabsSTTConnection, message: Record<string, unknown>): void {
     if (this.destroyed) return
     const type = message.message_type
     const text = typeof message.text === 'string' ? message.text : ''

@@ -18,13 +18,13 @@ import {
   type ElevenLabsVoiceSettings,
 } from './options.js'
 
-/** A connection of ElevenLabsTTS. */
-type Connection = ElevenLabsConnection<ElevenLabsTTSError>
+/** A connection of ElevenLabsTTS (its errors are ElevenLabsTTSErrors). */
+type ElevenLabsTTSConnection = ElevenLabsConnection<ElevenLabsTTSError>
 
 /** One `speak()`: its context on the connection, and where its text and audio stand. */
 interface Speech {
   readonly contextId: string
-  readonly socket: Connection
+  readonly socket: ElevenLabsTTSConnection
   /** Text received but not sent: what follows the last blank (a word may go on). */
   pending: string
   /** Some text that is not blank was sent. */
@@ -80,7 +80,7 @@ export class ElevenLabsTTS extends TTS {
   private readonly connectionTimeoutMs: number
   private readonly stallTimeoutMs: number
   private readonly keepAliveIntervalMs: number
-  private socket: Connection | undefined
+  private socket: ElevenLabsTTSConnection | undefined
   private speech: Speech | undefined
   private contexts = 0
   private destroyed = false
@@ -172,8 +172,8 @@ export class ElevenLabsTTS extends TTS {
     super.destroy()
   }
 
-  private connect(): Connection {
-    const socket: Connection = new ElevenLabsConnection(
+  private connect(): ElevenLabsTTSConnection {
+    const socket: ElevenLabsTTSConnection = new ElevenLabsConnection(
       {
         url: this.url,
         apiKey: this.apiKey,
@@ -252,7 +252,7 @@ export class ElevenLabsTTS extends TTS {
     }, this.stallTimeoutMs)
   }
 
-  private handle(socket: Connection, message: Record<string, unknown>): void {
+  private handle(socket: ElevenLabsTTSConnection, message: Record<string, unknown>): void {
     if (this.destroyed) return
     const contextId = message.contextId ?? message.context_id
     const speech = this.speech
@@ -310,9 +310,9 @@ export class ElevenLabsTTS extends TTS {
   }
 
   /** The connection is over: the speech on it fails; the next speak() opens a new one. */
-  private ended(socket: Connection, error: ElevenLabsTTSError): void {
+  private ended(socket: ElevenLabsTTSConnection, error: ElevenLabsTTSError): void {
     if (this.socket === socket) this.socket = undefined
-    this.log('Connection ended:', error.message)
+    this.log('ElevenLabsTTSConnection ended:', error.message)
     const speech = this.speech
     if (this.destroyed || speech?.socket !== socket) return
     this.fail(speech, error)
