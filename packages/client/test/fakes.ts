@@ -160,6 +160,8 @@ export function recordVadEvents(vad: VAD): string[] {
     'StartSpeaking',
     'ConfirmSpeaking',
     'CancelSpeaking',
+    'PauseSpeaking',
+    'ResumeSpeaking',
     'StopSpeaking',
   ] as const) {
     vad.on(name, () => events.push(name))

@@ -1,19 +1,10 @@
-import type { AddressInfo } from 'node:net'
 import { MockAgent, MockSTT, MockTTS, type MicdropConversation } from '@openmic/core'
 import { MicdropServer } from '@openmic/server'
-import { afterEach, describe, expect, it, vi } from 'vitest'
-import { WebSocket, WebSocketServer } from 'ws'
-import { MicdropClient } from '../src/index.js'
-import type { MicdropWebSocket } from '../src/client/types.js'
-import { FakeMic, FakeSpeaker, memoryStorage } from './fakes.js'
+import { describe, expect, it, vi } from 'vitest'
+import { callRealServer, serverSide } from './real-server-call.js'
 
 // The client's conversation against a real MicdropServer on 127.0.0.1 (`ws` as the WebSocket),
 // with a scripted model that uses the default tools as their descriptions ask.
-
-const cleanups: Array<() => Promise<void> | void> = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
 
 /** The user messages since the last assistant message: what the next answer replies to. */
 function pendingUserTexts(conversation: MicdropConversation): string[] {
@@ -24,10 +15,7 @@ function pendingUserTexts(conversation: MicdropConversation): string[] {
 }
 
 async function call(utterances: string[]) {
-  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 })
-  await new Promise<void>((resolve) => wss.once('listening', resolve))
-  const servers: MicdropServer[] = []
-  wss.on('connection', (socket) => {
+  const { client, mic, speaker, server } = await callRealServer((socket) => {
     const agent = new MockAgent({
       autoSemanticTurn: true,
       autoIgnoreUserNoise: true,
@@ -39,32 +27,12 @@ async function call(utterances: string[]) {
         return `Answering: ${texts.join(' / ')}`
       },
     })
-    servers.push(
-      new MicdropServer(socket, { agent, stt: new MockSTT({ utterances }), tts: new MockTTS() })
-    )
+    return new MicdropServer(socket, {
+      agent,
+      stt: new MockSTT({ utterances }),
+      tts: new MockTTS(),
+    })
   })
-  cleanups.push(
-    () =>
-      new Promise<void>((resolve) => {
-        for (const socket of wss.clients) socket.terminate()
-        wss.close(() => resolve())
-      })
-  )
-  const mic = new FakeMic()
-  const speaker = new FakeSpeaker()
-  const client = new MicdropClient(
-    { url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}` },
-    {
-      mic,
-      speaker,
-      storage: memoryStorage(),
-      random: () => 0.5,
-      createWebSocket: (url) => new WebSocket(url) as unknown as MicdropWebSocket,
-    }
-  )
-  cleanups.push(() => client.stop())
-  await client.start()
-  await vi.waitFor(() => expect(client.isProcessing).toBe(false)) // the opening SkipAnswer
   /** One utterance through the VAD; resolves once the turn ended (answer or SkipAnswer). */
   const say = async () => {
     mic.frames(10, -20)
@@ -78,12 +46,8 @@ async function call(utterances: string[]) {
       speaker.finish()
       expect(client.conversation.at(-1)?.role).toBe('assistant')
     })
-  return { client, say, hearAnswer, server: () => servers[0]! }
+  return { client, say, hearAnswer, server }
 }
-
-/** The server's conversation as the client sees it: without the system prompt. */
-const serverSide = (server: MicdropServer) =>
-  server.agent.conversation.filter((item) => item.role !== 'system')
 
 describe('default tools, seen from the client', () => {
   it('noise: the user message is removed from the conversation on both sides', async () => {

@@ -11,6 +11,7 @@ export type {
   ModelAnswerLimits,
 } from './model/types.js'
 export { DEFAULT_MODEL_ANSWER_LIMITS } from './model/types.js'
+export type { ModelUsage } from './telemetry/reports.js'
 export { ModelEventStream } from './model/model-event-stream.js'
 export type { EmitPart, ModelEventMapper } from './model/model-event-stream.js'
 export { ToolCallAssembler } from './tools/tool-call-assembler.js'

@@ -5,12 +5,13 @@
 // end-of-speech silence and StopSpeaking. An openmic client that reports pauses sends
 // PauseSpeaking when the speech stops and ResumeSpeaking when it goes on. Timed: from the end of
 // the user's last speech to the first answer audio frame. Also counted: model calls per turn
-// (each pause the user goes on after costs one).
-// Run: pnpm --filter @openmic/core --filter @openmic/server build && node bench/preemptive.mjs [turns]
+// (each pause the user goes on after costs one). The two calls take turns, one turn each, which
+// of them goes first alternating, so that both see the same machine.
+// Run: pnpm --filter @openmic/core --filter @openmic/server build && node bench/preemptive.mjs [turns per side, default 100]
 import { WebSocket, WebSocketServer } from 'ws'
 import { MicdropServer, MockAgent, MockSTT, MockTTS } from './build.mjs'
 
-const TURNS = Number(process.argv[2] ?? 20)
+const TURNS = Number(process.argv[2] ?? 100)
 const FIRST_TOKEN_MS = 300
 const END_SILENCE_MS = 500
 const GO_ON_PAUSE_MS = 200
@@ -85,7 +86,9 @@ const modes = [
   { name: 'preemptive: true', call: await openCall(wss, true), times: [] },
 ]
 for (let i = 0; i < TURNS; i++) {
-  for (const mode of modes) mode.times.push(await mode.call.turn(i % 2 === 1))
+  // Every other turn the user goes on after a pause; every other pair of turns the other call first
+  const order = Math.floor(i / 2) % 2 === 0 ? modes : [...modes].reverse()
+  for (const mode of order) mode.times.push(await mode.call.turn(i % 2 === 1))
 }
 for (const mode of modes) mode.call.close()
 wss.close()
@@ -94,10 +97,26 @@ const row = (cells) => `| ${cells.join(' | ')} |`
 console.log(
   `${TURNS} turns each (half with a ${GO_ON_PAUSE_MS} ms pause the user goes on after), model ${FIRST_TOKEN_MS} ms to first token, ${END_SILENCE_MS} ms end-of-speech silence`
 )
-console.log(row(['', 'speech end → first audio p50', 'p99', 'model calls per turn']))
-console.log(row(['---', '---:', '---:', '---:']))
+const ms = (value) => `${value.toFixed(0)} ms`
+console.log(
+  row([
+    '',
+    'speech end → first audio p50',
+    'p99',
+    'p50, turns with a pause',
+    'model calls per turn',
+  ])
+)
+console.log(row(['---', '---:', '---:', '---:', '---:']))
 for (const { name, call, times } of modes) {
-  const p50 = percentile(times, 50).toFixed(0)
-  const p99 = percentile(times, 99).toFixed(0)
-  console.log(row([name, `${p50} ms`, `${p99} ms`, (call.counts.modelCalls / TURNS).toFixed(2)]))
+  const paused = times.filter((_, i) => i % 2 === 1)
+  console.log(
+    row([
+      name,
+      ms(percentile(times, 50)),
+      ms(percentile(times, 99)),
+      ms(percentile(paused, 50)),
+      (call.counts.modelCalls / TURNS).toFixed(2),
+    ])
+  )
 }

@@ -1,4 +1,4 @@
-import { Agent, MockTTS, STT, TTS, type MockTTSOptions } from '@openmic/core'
+import { Agent, MockSTT, MockTTS, STT, TTS, type MockTTSOptions } from '@openmic/core'
 import type { PassThrough, Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 
@@ -22,6 +22,23 @@ export class TaggedTTS extends MockTTS {
 /** The `speak()` number an audio frame of {@link TaggedTTS} came from. */
 export function tagOf(audio: Buffer): number {
   return audio.readInt16LE(0)
+}
+
+/** A MockSTT that keeps the audio of each utterance (each `transcribe()`), as it received it. */
+export class RecordingSTT extends MockSTT {
+  private readonly chunks: Buffer[][] = []
+
+  override transcribe(audio: Readable): void {
+    const chunks: Buffer[] = []
+    this.chunks.push(chunks)
+    audio.on('data', (chunk: Buffer) => chunks.push(chunk))
+    super.transcribe(audio)
+  }
+
+  /** The audio of each utterance so far, whole. */
+  get utterances(): Buffer[] {
+    return this.chunks.map((chunks) => Buffer.concat(chunks))
+  }
 }
 
 /** A TTS that throws from `speak()`: the server must survive it. */

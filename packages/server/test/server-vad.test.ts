@@ -9,37 +9,10 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import type { MicdropServer } from '../src/index.js'
 import { TaggedTTS, tagOf } from './doubles.js'
-import { closeAfterEach, finalItems, startMockCall, until, type TestClient } from './harness.js'
+import { closeAfterEach, finalItems, startMockCall, until } from './harness.js'
+import { silence, speech, stream } from './vad-audio.js'
 
 const cleanup = closeAfterEach()
-
-/**
- * `ms` of speech-like PCM16 16 kHz: a voiced sound (120 Hz and its harmonics) under a syllable
- * envelope (four syllables a second), never quite silent within a word, as a microphone hears it.
- */
-function speech(ms: number): Buffer {
-  const audio = Buffer.alloc(ms * 32)
-  for (let i = 0; i < ms * 16; i++) {
-    const t = i / 16_000
-    const envelope = 0.3 + 0.7 * Math.abs(Math.sin(2 * Math.PI * 2 * t))
-    let voiced = 0
-    for (let harmonic = 1; harmonic <= 5; harmonic++) {
-      voiced += Math.sin(2 * Math.PI * 120 * harmonic * t) / harmonic
-    }
-    audio.writeInt16LE(Math.round(4000 * envelope * voiced), i * 2)
-  }
-  return audio
-}
-
-const silence = (ms: number) => Buffer.alloc(ms * 32)
-
-/** Streams audio as a device does: binary frames of 100 ms, no StartSpeaking or StopSpeaking. */
-function stream(client: TestClient, ...parts: Buffer[]) {
-  const audio = Buffer.concat(parts)
-  for (let offset = 0; offset < audio.length; offset += 3200) {
-    client.socket.send(audio.subarray(offset, offset + 3200), { binary: true })
-  }
-}
 
 const vad = () => new EnergyVAD({ minSpeechMs: 100, silenceMs: 300 })
 

@@ -4,13 +4,14 @@
 //   pnpm --filter @openmic/silero build && pnpm --filter @openmic/silero bench [-- --runs 7]
 //
 // 1. CPU per second of audio (median of several runs over ~40 s of speech and pauses), so how
-//    many calls one core can follow with the VAD alone.
+//    many calls one core can follow with the VAD alone, and with RnnoiseDenoiser in front of it
+//    (the runs of the two taken in turns, so that both see the same machine).
 // 2. The model's raw cost per 32 ms window, each in a fresh process, on onnxruntime-node (used) and onnxruntime-web's wasm
 //    backend in Node (the same model, as @ricky0123/vad-web runs it in a browser), for the choice.
-// 4. False starts and missed sentences on noisy speech (synthetic noises), with and without
-//    RnnoiseDenoiser in front of the VAD, and what the denoiser costs.
 // 3. End of speech: SpeechEnd's atMs against the real end of the voice, and the audio position
 //    at which it fires (audio fed one window at a time, each analysed before the next).
+// 4. False starts and missed sentences on noisy speech (synthetic noises), with and without
+//    RnnoiseDenoiser in front of the VAD, and what the denoiser costs.
 import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { RnnoiseDenoiser, SileroVAD } from '../dist/index.js'
@@ -43,21 +44,32 @@ function layout(voices) {
   return { audio: Buffer.concat(parts), ends }
 }
 
-async function cpuPerAudioSecond(audio) {
-  const results = []
-  for (let run = 0; run < RUNS; run++) {
-    const vad = new SileroVAD()
-    const before = process.cpuUsage()
-    // 20 ms pieces, as a call's audio comes.
-    for (let offset = 0; offset < audio.length; offset += 640) {
-      vad.process(audio.subarray(offset, offset + 640))
-    }
-    await vad.idle()
-    const used = process.cpuUsage(before)
-    vad.destroy()
-    results.push((used.user + used.system) / 1000 / (audio.length / 2 / 16_000))
+/** CPU ms per second of audio of one call's VAD, with a denoiser in front of it or not. */
+async function cpuPerAudioSecond(audio, denoise) {
+  const vad = new SileroVAD()
+  const denoiser = denoise ? await RnnoiseDenoiser.create() : undefined
+  const before = process.cpuUsage()
+  // 20 ms pieces, as a call's audio comes.
+  for (let offset = 0; offset < audio.length; offset += 640) {
+    const piece = audio.subarray(offset, offset + 640)
+    vad.process(denoiser ? denoiser.process(piece) : piece)
   }
-  return median(results)
+  await vad.idle()
+  const used = process.cpuUsage(before)
+  vad.destroy()
+  denoiser?.destroy()
+  return (used.user + used.system) / 1000 / (audio.length / 2 / 16_000)
+}
+
+/** The median of RUNS runs of the VAD alone and of VAD + denoise, taken in turns. */
+async function callCost(audio) {
+  const alone = []
+  const denoised = []
+  for (let run = 0; run < RUNS; run++) {
+    alone.push(await cpuPerAudioSecond(audio, false))
+    denoised.push(await cpuPerAudioSecond(audio, true))
+  }
+  return { alone: median(alone), denoised: median(denoised) }
 }
 
 /** The model alone on one runtime, measured in a fresh process (bench/raw-window-cost.mjs). */
@@ -90,17 +102,19 @@ for (const voice of ['slt', 'kal']) {
     SENTENCES.map(async (text) => trimmed(await speak(text, voice)))
   )
 }
-await SileroVAD.warmUp()
+await Promise.all([SileroVAD.warmUp(), RnnoiseDenoiser.warmUp()])
 
-console.log(`SileroVAD cost (median of ${RUNS} runs, this process's CPU time)\n`)
-console.log('| audio | seconds | CPU ms per s of audio | calls per core (VAD alone) |')
-console.log('| --- | --- | --- | --- |')
+console.log(`SileroVAD cost per call (median of ${RUNS} runs, this process's CPU time)\n`)
+console.log(
+  '| audio | seconds | VAD alone: CPU ms per s of audio | calls per core | VAD + RnnoiseDenoiser: CPU ms per s | calls per core |'
+)
+console.log('| --- | --- | --- | --- | --- | --- |')
 for (const [voice, list] of Object.entries(voices)) {
   const { audio } = layout([...list, ...list, ...list])
-  const ms = await cpuPerAudioSecond(audio)
+  const { alone, denoised } = await callCost(audio)
   const label = voice === 'kal' ? 'flite kal, 8 kHz → 16 kHz' : 'flite slt, 16 kHz'
   console.log(
-    `| ${label} | ${fmt(audio.length / 32000, 0)} | ${fmt(ms, 2)} | ${fmt(1000 / ms, 0)} |`
+    `| ${label} | ${fmt(audio.length / 32000, 0)} | ${fmt(alone, 2)} | ${fmt(1000 / alone, 0)} | ${fmt(denoised, 2)} | ${fmt(1000 / denoised, 0)} |`
   )
 }
 

@@ -36,6 +36,11 @@ interface Utterance extends StreamingUtterance<CartesiaSTTConnection> {
  * stt.transcribe(utteranceAudio) // a Readable of PCM16 16 kHz mono that ends with the utterance
  */
 export class CartesiaSTT extends StreamingSTT<CartesiaSTTConnection, Utterance> {
+  /** `cartesia`, the provider, for tracing. */
+  override get providerName(): string {
+    return 'cartesia'
+  }
+
   /** The SDK client sessions are opened with. */
   private readonly cartesia: Cartesia
   private readonly connectionTimeoutMs: number

@@ -50,6 +50,11 @@ interface Speech {
  * tts.speak(Readable.from(['Hello there. ', 'How can I help?']))
  */
 export class CartesiaTTS extends TTS {
+  /** `cartesia`, the provider, for tracing. */
+  override get providerName(): string {
+    return 'cartesia'
+  }
+
   private socket?: CartesiaTTSConnection
   private speech?: Speech
   private destroyed = false

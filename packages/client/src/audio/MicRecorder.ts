@@ -26,6 +26,13 @@ export interface MicRecorderEvents {
   StartSpeaking: []
   /** A chunk of the utterance: PCM16 mono 16 kHz, {@link CHUNK_MS} long except the last one. */
   Chunk: [Int16Array]
+  /**
+   * With {@link MicRecorder.reportsPauses}: the speech paused (the audio before the pause went
+   * out just before, the pause's is held); `ResumeSpeaking` or `StopSpeaking` follows.
+   */
+  PauseSpeaking: []
+  /** After `PauseSpeaking`, the speech went on: chunks follow, from a little before it came back. */
+  ResumeSpeaking: []
   /** The utterance ended; its last (partial) chunk was emitted just before. */
   StopSpeaking: []
   StateChange: [MicRecorderState]
@@ -37,16 +44,26 @@ export interface MicRecorderEvents {
  * before, so the first syllable is kept); on `ConfirmSpeaking` it emits `StartSpeaking` and the
  * buffered audio as chunks, then chunks as they fill; on `StopSpeaking` it emits the last partial
  * chunk, then `StopSpeaking`. A cancelled start (noise) sends nothing.
+ *
+ * With `reportsPauses`, a pause the VAD hears inside the utterance is reported (for a server that
+ * answers at pauses, which ends the utterance's transcription there): the audio so far goes out,
+ * then `PauseSpeaking`; the pause's audio is held; if the speech goes on, `ResumeSpeaking` and the
+ * held audio's last part (the pre-roll: the onset of the speech that came back) go out, then chunks
+ * as usual; if it does not, `StopSpeaking`. Without it, pauses are part of the utterance.
  */
 export class MicRecorder extends EventEmitter<MicRecorderEvents> {
   state: MicRecorderState = { isStarting: false, isStarted: false, isSpeaking: false }
   vad: VAD
+  /** Report the user's pauses (`PauseSpeaking`, `ResumeSpeaking`) instead of sending them as audio. */
+  reportsPauses = false
 
   private mic?: MicSource
   private readonly chunker = new Pcm16Chunker(msToSamples(CHUNK_MS))
   private readonly preRoll: PreRoll
   private unconfirmed?: PreRoll
   private confirmed = false
+  /** The audio of the pause in progress (its most recent pre-roll's worth), not sent. */
+  private pausedAudio?: PreRoll
 
   constructor(vad: VADConfig = 'volume') {
     super()
@@ -64,6 +81,8 @@ export class MicRecorder extends EventEmitter<MicRecorderEvents> {
     this.vad.on('ConfirmSpeaking', this.onVadConfirm)
     this.vad.on('CancelSpeaking', this.onVadCancel)
     this.vad.on('StopSpeaking', this.onVadStop)
+    this.vad.on('PauseSpeaking', this.onVadPause)
+    this.vad.on('ResumeSpeaking', this.onVadResume)
     try {
       await this.vad.start(mic)
     } catch (error) {
@@ -83,6 +102,8 @@ export class MicRecorder extends EventEmitter<MicRecorderEvents> {
     this.vad.off('ConfirmSpeaking', this.onVadConfirm)
     this.vad.off('CancelSpeaking', this.onVadCancel)
     this.vad.off('StopSpeaking', this.onVadStop)
+    this.vad.off('PauseSpeaking', this.onVadPause)
+    this.vad.off('ResumeSpeaking', this.onVadResume)
     this.resetUtterance()
     this.preRoll.clear()
     this.setState({ isStarting: false, isStarted: false, isSpeaking: false })
@@ -90,7 +111,8 @@ export class MicRecorder extends EventEmitter<MicRecorderEvents> {
 
   private onFrame = (pcm: Int16Array) => {
     this.preRoll.push(pcm)
-    if (this.confirmed) this.emitChunks(this.chunker.push(pcm))
+    if (this.pausedAudio) this.pausedAudio.push(pcm)
+    else if (this.confirmed) this.emitChunks(this.chunker.push(pcm))
     else this.unconfirmed?.push(pcm)
   }
 
@@ -113,6 +135,24 @@ export class MicRecorder extends EventEmitter<MicRecorderEvents> {
     this.resetUtterance()
   }
 
+  private onVadPause = () => {
+    if (!this.confirmed || !this.reportsPauses || this.pausedAudio) return
+    // What was said before the pause is complete on the server before it hears of the pause
+    const last = this.chunker.flush()
+    if (last) this.emit('Chunk', last)
+    this.pausedAudio = new PreRoll(msToSamples(this.vad.delay + PRE_ROLL_MARGIN_MS))
+    this.emit('PauseSpeaking')
+  }
+
+  private onVadResume = () => {
+    const held = this.pausedAudio
+    if (!held) return
+    this.pausedAudio = undefined
+    this.emit('ResumeSpeaking')
+    // It already holds the frame the VAD reacted to
+    this.emitChunks(this.chunker.push(held.read()))
+  }
+
   private onVadStop = () => {
     if (!this.confirmed) return this.resetUtterance()
     const last = this.chunker.flush()
@@ -128,6 +168,7 @@ export class MicRecorder extends EventEmitter<MicRecorderEvents> {
 
   private resetUtterance() {
     this.unconfirmed = undefined
+    this.pausedAudio = undefined
     this.confirmed = false
     this.chunker.reset()
   }

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'eventemitter3'
 import {
   MicdropClientCommands,
+  MicdropClientExtensions,
   audioMs,
   encodeClientHello,
   encodePlayed,
@@ -101,6 +102,8 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
     this.audio = new CallAudio(this.mic, this.speaker, this.deps.storage, this.log)
     this.audio.on('StartSpeaking', this.onUserStartSpeaking)
     this.audio.on('Chunk', this.onUserChunk)
+    this.audio.on('PauseSpeaking', this.onUserPauseSpeaking)
+    this.audio.on('ResumeSpeaking', this.onUserResumeSpeaking)
     this.audio.on('StopSpeaking', this.onUserStopSpeaking)
     this.audio.on('Change', () => this.notify())
     this.speaker.on('StartPlaying', this.onSpeakerStart)
@@ -348,6 +351,7 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
     // server says again (or not, a Micdrop server) whether it settles a paused answer
     this.receivedMs = 0
     this.serverHello = undefined
+    this.audio.reportPauses(false)
     this.answerPaused = false
     this.discardingCut = false
     this.openBargeIns = 0
@@ -423,6 +427,8 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
         return this.onInterrupt()
       case 'Hello':
         this.serverHello = message.hello
+        // A server that answers at the user's pauses is told of them (an openmic extension)
+        this.audio.reportPauses(message.hello.preemptive === true)
         return this.log('Server hello', message.hello)
       case 'Caption':
         return this.liveCaption.add(message.caption)
@@ -541,6 +547,16 @@ export class MicdropClient extends EventEmitter<MicdropClientEvents> {
 
   private onUserChunk = (chunk: Int16Array) => {
     this.connection?.send(pcm16ToArrayBuffer(chunk))
+  }
+
+  private onUserPauseSpeaking = () => {
+    this.log('User paused')
+    this.connection?.send(MicdropClientExtensions.PauseSpeaking)
+  }
+
+  private onUserResumeSpeaking = () => {
+    this.log('User went on')
+    this.connection?.send(MicdropClientExtensions.ResumeSpeaking)
   }
 
   private onUserStopSpeaking = () => {

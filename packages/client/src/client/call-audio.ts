@@ -12,6 +12,10 @@ export interface CallAudioEvents {
   StartSpeaking: []
   /** A chunk of the utterance (PCM16 mono 16 kHz). */
   Chunk: [Int16Array]
+  /** The speech paused (with `reportPauses(true)`); `ResumeSpeaking` or `StopSpeaking` follows. */
+  PauseSpeaking: []
+  /** The speech went on after a pause; chunks follow. */
+  ResumeSpeaking: []
   /** The utterance ended (its last chunk was emitted just before). */
   StopSpeaking: []
   /** Something shown to the user changed: the recorder's state or the device lists. */
@@ -28,6 +32,7 @@ export class CallAudio extends EventEmitter<CallAudioEvents> {
   recorder?: MicRecorder
   micDevices: MicdropDevice[] = []
   speakerDevices: MicdropDevice[] = []
+  private reportsPauses = false
 
   constructor(
     readonly mic: MicdropMic,
@@ -58,7 +63,10 @@ export class CallAudio extends EventEmitter<CallAudioEvents> {
     recorder.on('StateChange', () => this.emit('Change'))
     recorder.on('StartSpeaking', () => this.emit('StartSpeaking'))
     recorder.on('Chunk', (chunk) => this.emit('Chunk', chunk))
+    recorder.on('PauseSpeaking', () => this.emit('PauseSpeaking'))
+    recorder.on('ResumeSpeaking', () => this.emit('ResumeSpeaking'))
     recorder.on('StopSpeaking', () => this.emit('StopSpeaking'))
+    recorder.reportsPauses = this.reportsPauses
     recorder.vad.pause()
     // The speaker first, while the click that started the call still allows audio (the
     // microphone's permission prompt can outlast it)
@@ -90,6 +98,15 @@ export class CallAudio extends EventEmitter<CallAudioEvents> {
   listen(on: boolean): void {
     if (on) this.recorder?.vad.resume()
     else this.recorder?.vad.pause()
+  }
+
+  /**
+   * Whether the user's pauses are reported (`PauseSpeaking`, `ResumeSpeaking`: for a server that
+   * answers at them) rather than sent as audio of the utterance.
+   */
+  reportPauses(on: boolean): void {
+    this.reportsPauses = on
+    if (this.recorder) this.recorder.reportsPauses = on
   }
 
   /** Remembers the microphone to open next. */

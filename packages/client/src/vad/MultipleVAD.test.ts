@@ -22,6 +22,12 @@ class ScriptedVAD extends VAD {
   end() {
     this.stopSpeaking()
   }
+  pause_() {
+    this.pauseSpeaking()
+  }
+  resume_() {
+    this.resumeSpeaking()
+  }
 }
 
 describe('MultipleVAD', () => {
@@ -49,5 +55,29 @@ describe('MultipleVAD', () => {
     b.start_()
     a.cancel()
     expect(events).toEqual(['start', 'confirm', 'stop', 'start', 'cancel'])
+  })
+
+  it('pauses as soon as one pauses, and goes on once none is paused', async () => {
+    const a = new ScriptedVAD(100)
+    const b = new ScriptedVAD(300)
+    const vad = new MultipleVAD([a, b])
+    const events: string[] = []
+    for (const name of ['PauseSpeaking', 'ResumeSpeaking', 'StopSpeaking'] as const) {
+      vad.on(name, () => events.push(name))
+    }
+    await vad.start({} as MicSource)
+    a.confirm()
+    b.confirm()
+    a.pause_()
+    expect(events).toEqual(['PauseSpeaking'])
+    b.pause_()
+    a.resume_()
+    expect(vad.isSpeechPaused).toBe(true)
+    b.resume_()
+    expect(events).toEqual(['PauseSpeaking', 'ResumeSpeaking'])
+    b.pause_()
+    b.end()
+    expect(events).toEqual(['PauseSpeaking', 'ResumeSpeaking', 'PauseSpeaking', 'StopSpeaking'])
+    expect(vad.isSpeechPaused).toBe(false)
   })
 })

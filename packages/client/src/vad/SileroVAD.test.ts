@@ -42,6 +42,34 @@ describe('SileroVAD', () => {
     ])
   })
 
+  it('reports a pause from the frames it analyses, as vad-web counts silence', async () => {
+    const fake = fakeMicVAD()
+    const vad = new SileroVAD({ pauseMs: 200 })
+    const events = recordVadEvents(vad)
+    await vad.start(Object.assign(new FakeMic(), { stream: {} as MediaStream }))
+    const o = fake.options()
+    const frames = (count: number, isSpeech: number) => {
+      for (let i = 0; i < count; i++) o.onFrameProcessed({ isSpeech }, new Float32Array(512))
+    }
+    frames(10, 0.1) // silence before speech: nothing
+    o.onSpeechStart()
+    o.onSpeechRealStart()
+    frames(6, 0.1) // 192 ms of silence
+    frames(3, 0.4) // between the thresholds: neither speech nor silence
+    expect(events).toEqual(['StartSpeaking', 'ConfirmSpeaking'])
+    frames(1, 0.1) // 224 ms
+    expect(events.slice(2)).toEqual(['PauseSpeaking'])
+    frames(1, 0.9)
+    frames(7, 0.1)
+    o.onSpeechEnd(new Float32Array(0))
+    expect(events.slice(2)).toEqual([
+      'PauseSpeaking',
+      'ResumeSpeaking',
+      'PauseSpeaking',
+      'StopSpeaking',
+    ])
+  })
+
   it("uses the microphone's stream, never stops it, and loads its files from the app's path", async () => {
     const fake = fakeMicVAD()
     const stream = {} as MediaStream

@@ -1,7 +1,7 @@
 import type { MicSource } from '../audio/types.js'
 import { getSileroFactory } from './silero-loader.js'
 import type { MicVADLike } from './silero-loader.js'
-import { VAD } from './VAD.js'
+import { VAD, VADStatus } from './VAD.js'
 
 export interface SileroVADOptions {
   /**
@@ -25,6 +25,11 @@ export interface SileroVADOptions {
   minSpeechMs: number
   /** Silence that ends speech, in ms (default 600). */
   redemptionMs: number
+  /**
+   * Silence within confirmed speech that makes a pause (`PauseSpeaking`), in ms (default 200):
+   * the user may go on. A value of `redemptionMs` or more reports no pause.
+   */
+  pauseMs: number
 }
 
 export const DEFAULT_SILERO_VAD_OPTIONS: SileroVADOptions = {
@@ -34,6 +39,7 @@ export const DEFAULT_SILERO_VAD_OPTIONS: SileroVADOptions = {
   negativeSpeechThreshold: 0.35,
   minSpeechMs: 250,
   redemptionMs: 600,
+  pauseMs: 200,
 }
 
 /**
@@ -46,6 +52,8 @@ export class SileroVAD extends VAD {
   readonly delay = 300
   readonly options: SileroVADOptions
   private micVAD?: MicVADLike
+  /** Silence (frames below the negative threshold) since the speech was last heard, in ms. */
+  private silentMs = 0
 
   constructor(options: Partial<SileroVADOptions> = {}) {
     super()
@@ -57,7 +65,7 @@ export class SileroVAD extends VAD {
     const stream = mic.stream
     if (!stream) throw new Error('SileroVAD needs a started microphone')
     const MicVAD = getSileroFactory()
-    const { baseAssetPath, onnxWASMBasePath, ...options } = this.options
+    const { baseAssetPath, onnxWASMBasePath, pauseMs: _pauseMs, ...options } = this.options
     this.micVAD = await MicVAD.new({
       ...options,
       baseAssetPath,
@@ -73,6 +81,8 @@ export class SileroVAD extends VAD {
       onSpeechRealStart: () => this.confirmSpeaking(),
       onVADMisfire: () => this.cancelSpeaking(),
       onSpeechEnd: () => this.stopSpeaking(),
+      onFrameProcessed: (probabilities: { isSpeech: number }, frame: Float32Array) =>
+        this.onFrame(probabilities.isSpeech, frame.length / 16),
     })
   }
 
@@ -89,5 +99,24 @@ export class SileroVAD extends VAD {
 
   protected override onResume(): void {
     void this.micVAD?.start()
+  }
+
+  /**
+   * One analysed frame (`ms` long, 16 kHz): counts the silence inside confirmed speech as
+   * vad-web counts it towards the end of speech (a frame between the two thresholds changes
+   * nothing), and reports a pause once it reaches `pauseMs`.
+   */
+  private onFrame(probability: number, ms: number) {
+    if (this.status !== VADStatus.Speaking) {
+      this.silentMs = 0
+      return
+    }
+    if (probability >= this.options.positiveSpeechThreshold) {
+      this.silentMs = 0
+      this.resumeSpeaking()
+    } else if (probability < this.options.negativeSpeechThreshold) {
+      this.silentMs += ms
+      if (this.silentMs >= this.options.pauseMs) this.pauseSpeaking()
+    }
   }
 }

@@ -18,6 +18,13 @@ export interface VADEvents {
   ConfirmSpeaking: []
   /** What started was noise: forget it. */
   CancelSpeaking: []
+  /**
+   * Confirmed speech went quiet for the VAD's pause time, shorter than its end of speech: the
+   * user may go on (`ResumeSpeaking`) or have stopped (`StopSpeaking` follows).
+   */
+  PauseSpeaking: []
+  /** After `PauseSpeaking`, the speech went on before its end. */
+  ResumeSpeaking: []
   /** Confirmed speech ended. */
   StopSpeaking: []
   StatusChange: [VADStatus]
@@ -26,7 +33,8 @@ export interface VADEvents {
 /**
  * Voice activity detection. Subclasses call the protected transitions, which keep `status`
  * consistent and emit the events in the only valid orders:
- * `StartSpeaking → (CancelSpeaking | ConfirmSpeaking → StopSpeaking)`.
+ * `StartSpeaking → (CancelSpeaking | ConfirmSpeaking → (PauseSpeaking → ResumeSpeaking)* →
+ * [PauseSpeaking] → StopSpeaking)`. A pause does not change `status`: the user is still speaking.
  */
 export abstract class VAD extends EventEmitter<VADEvents> {
   /** Display name. */
@@ -39,12 +47,19 @@ export abstract class VAD extends EventEmitter<VADEvents> {
 
   status: VADStatus = VADStatus.Silence
   private paused = false
+  private speechPaused = false
 
   abstract start(mic: MicSource): Promise<void>
   abstract stop(): Promise<void>
 
+  /** Detection is paused (`pause()`). */
   get isPaused(): boolean {
     return this.paused
+  }
+
+  /** Confirmed speech is in a pause (`PauseSpeaking` and no `ResumeSpeaking` or `StopSpeaking` since). */
+  get isSpeechPaused(): boolean {
+    return this.speechPaused
   }
 
   /** Stops detecting (ending any utterance in progress) until `resume()`. */
@@ -90,8 +105,23 @@ export abstract class VAD extends EventEmitter<VADEvents> {
     this.emit('CancelSpeaking')
   }
 
+  /** Confirmed speech went quiet for the pause time. */
+  protected pauseSpeaking(): void {
+    if (this.status !== VADStatus.Speaking || this.speechPaused) return
+    this.speechPaused = true
+    this.emit('PauseSpeaking')
+  }
+
+  /** The speech went on after a pause. */
+  protected resumeSpeaking(): void {
+    if (this.status !== VADStatus.Speaking || !this.speechPaused) return
+    this.speechPaused = false
+    this.emit('ResumeSpeaking')
+  }
+
   protected stopSpeaking(): void {
     if (this.status !== VADStatus.Speaking) return
+    this.speechPaused = false
     this.setStatus(VADStatus.Silence)
     this.emit('StopSpeaking')
   }

@@ -12,13 +12,38 @@ describe('VolumeVAD', () => {
     expect(events).toEqual(['StartSpeaking'])
     mic.frames(1, -20)
     expect(events).toEqual(['StartSpeaking', 'ConfirmSpeaking'])
-    // A pause between words does not end the utterance
-    mic.frames(20, -80)
+    // A pause between words does not end the utterance: it is a pause from 200 ms of quiet on
+    mic.frames(9, -80)
+    expect(events).toEqual(['StartSpeaking', 'ConfirmSpeaking'])
+    mic.frames(11, -80)
+    expect(events).toEqual(['StartSpeaking', 'ConfirmSpeaking', 'PauseSpeaking'])
     mic.frames(5, -20)
     mic.frames(29, -80)
-    expect(events).toEqual(['StartSpeaking', 'ConfirmSpeaking'])
+    expect(events.slice(2)).toEqual(['PauseSpeaking', 'ResumeSpeaking', 'PauseSpeaking'])
+    mic.frames(1, -80)
+    expect(events.slice(2)).toEqual([
+      'PauseSpeaking',
+      'ResumeSpeaking',
+      'PauseSpeaking',
+      'StopSpeaking',
+    ])
+  })
+
+  it('reports no pause with a pauseMs of stopMs or more, and none outside confirmed speech', async () => {
+    const mic = new FakeMic()
+    const vad = new VolumeVAD({ pauseMs: 600 })
+    const events = record(vad)
+    await vad.start(mic)
+    mic.frames(5, -20)
+    mic.frames(29, -80)
     mic.frames(1, -80)
     expect(events).toEqual(['StartSpeaking', 'ConfirmSpeaking', 'StopSpeaking'])
+    const other = new VolumeVAD()
+    const otherEvents = record(other)
+    await other.start(mic)
+    mic.frames(2, -20) // not confirmed
+    mic.frames(20, -80)
+    expect(otherEvents).toEqual(['StartSpeaking', 'CancelSpeaking'])
   })
 
   it('cancels a click too short to be speech', async () => {

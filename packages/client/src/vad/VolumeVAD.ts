@@ -11,6 +11,11 @@ export interface VolumeVADOptions {
   cancelMs: number
   /** Quiet time that ends confirmed speech, in ms (default 600). */
   stopMs: number
+  /**
+   * Quiet time within confirmed speech that makes a pause (`PauseSpeaking`), in ms (default
+   * 200): the user may go on. A value of `stopMs` or more reports no pause.
+   */
+  pauseMs: number
 }
 
 export const DEFAULT_VOLUME_VAD_OPTIONS: VolumeVADOptions = {
@@ -18,11 +23,13 @@ export const DEFAULT_VOLUME_VAD_OPTIONS: VolumeVADOptions = {
   confirmMs: 100,
   cancelMs: 100,
   stopMs: 600,
+  pauseMs: 200,
 }
 
 /**
  * The default VAD: speech is a level above `threshold`. A click does not start a turn
  * (`confirmMs` of loud audio are needed), a pause between words does not end it (`stopMs`).
+ * Within speech, `pauseMs` of quiet is a pause, which a server that answers at pauses is told of.
  * It reads the level of each microphone frame, so it costs nothing.
  */
 export class VolumeVAD extends VAD {
@@ -64,6 +71,7 @@ export class VolumeVAD extends VAD {
     if (loud) {
       this.quietMs = 0
       this.loudMs += durationMs
+      this.resumeSpeaking()
       this.startSpeaking()
       if (this.loudMs >= this.options.confirmMs) this.confirmSpeaking()
       return
@@ -75,6 +83,8 @@ export class VolumeVAD extends VAD {
     } else if (this.status === VADStatus.Speaking && this.quietMs >= this.options.stopMs) {
       this.loudMs = 0
       this.stopSpeaking()
+    } else if (this.status === VADStatus.Speaking && this.quietMs >= this.options.pauseMs) {
+      this.pauseSpeaking()
     }
   }
 

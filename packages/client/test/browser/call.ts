@@ -26,10 +26,11 @@ export async function startCall(
 
 /**
  * Sets up a describe block's browser tests: the test page on 127.0.0.1, Chromium with a fake
- * microphone playing `wav` (default: the generated voice), and a MicdropServer with `options`.
+ * microphone playing `wav` (a file or WAV data; default: the generated voice), and a
+ * MicdropServer with `options`.
  * Each `start()` opens a fresh page and starts a call; the call is stopped after each test.
  */
-export function useBrowserCalls(options: TestCallOptions, wav?: string) {
+export function useBrowserCalls(options: TestCallOptions, wav?: string | Buffer) {
   let browser: Browser
   let site: Awaited<ReturnType<typeof servePage>>
   let server: Awaited<ReturnType<typeof startTestServer>>

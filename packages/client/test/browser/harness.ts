@@ -23,6 +23,8 @@ import { makeVoiceWav } from './wav.js'
 export const packageDir = findPackageDir(dirname(fileURLToPath(import.meta.url)))
 const here = join(packageDir, 'test', 'browser')
 const artifacts = join(packageDir, '.artifacts', 'browser')
+/** Browsers launched by this process: each generated microphone file gets its own name. */
+let launches = 0
 
 export { hasChromium }
 
@@ -137,14 +139,15 @@ export async function servePage(): Promise<{
 }
 
 /**
- * Launches headless Chromium with a fake microphone that plays `wav` in a loop (default: the
- * generated voice of {@link makeVoiceWav}).
+ * Launches headless Chromium with a fake microphone that plays `wav` in a loop: a file, or the
+ * WAV data itself (default: the generated voice of {@link makeVoiceWav}).
  */
-export async function launchBrowser(wav?: string): Promise<Browser> {
-  if (!wav) {
+export async function launchBrowser(wav: string | Buffer = makeVoiceWav()): Promise<Browser> {
+  if (typeof wav !== 'string') {
     mkdirSync(artifacts, { recursive: true })
-    wav = join(artifacts, 'voice.wav')
-    writeFileSync(wav, makeVoiceWav())
+    const data = wav
+    wav = join(artifacts, `voice-${process.pid}-${launches++}.wav`)
+    writeFileSync(wav, data)
   }
   return chromium.launch({
     executablePath: CHROMIUM_PATH,

@@ -43,6 +43,10 @@ export interface TestCallOptions {
   endCall?: boolean
   /** The server's `resumeAfterNoise` (default true): whether it holds an answer the client pauses. */
   resumeAfterNoise?: boolean
+  /** The server's `preemptive` (default false): it answers at the user's pauses. */
+  preemptive?: boolean
+  /** The agent repeats the user's words (`You said: "…"`) instead of `answer`. */
+  echo?: boolean
 }
 
 /**
@@ -85,9 +89,11 @@ export async function startTestServer(options: TestCallOptions) {
         agent: new MockAgent({
           systemPrompt: 'You are a test.',
           autoEndCall: options.endCall,
-          answers: options.endCall
-            ? [{ text: options.answer, toolCalls: [{ name: 'end_call' }] }, '']
-            : [options.answer, ...(options.moreAnswers ?? [])],
+          answers: options.echo
+            ? undefined
+            : options.endCall
+              ? [{ text: options.answer, toolCalls: [{ name: 'end_call' }] }, '']
+              : [options.answer, ...(options.moreAnswers ?? [])],
         }),
         stt: new MockSTT({
           utterances: [options.transcript, ...(options.moreTranscripts ?? [])],
@@ -95,6 +101,7 @@ export async function startTestServer(options: TestCallOptions) {
         tts: new MockTTS({ msPerChar: options.msPerChar, chunkMs: 100, chunkDelayMs: 50 }),
         firstMessage: options.firstMessage,
         resumeAfterNoise: options.resumeAfterNoise,
+        preemptive: options.preemptive,
       })
       connection.server.on('Message', (item) => connection.messages.push(item))
     } catch (error) {

@@ -11,14 +11,21 @@ export const VOICE = {
   hz: 220,
 }
 
-/** A mono 16-bit WAV at `rate` Hz: silence, then a 220 Hz "voice", then silence (see {@link VOICE}). */
-export function makeVoiceWav(rate = 48000): Buffer {
+/**
+ * A mono 16-bit WAV at `rate` Hz: silence, then a 220 Hz "voice", then silence (see {@link VOICE}).
+ * `pause`: the voice stops `at` seconds into it for `length` seconds, then goes on (its length
+ * stays {@link VOICE.length}).
+ */
+export function makeVoiceWav(rate = 48000, pause?: { at: number; length: number }): Buffer {
   const samples = Math.round(VOICE.loop * rate)
   const data = Buffer.alloc(samples * 2)
+  const pauseStart = VOICE.start + (pause?.at ?? 0)
+  const pauseLength = pause?.length ?? 0
   for (let i = 0; i < samples; i++) {
     const t = i / rate
     let s = 0
-    if (t >= VOICE.start && t < VOICE.start + VOICE.length) {
+    const inPause = t >= pauseStart && t < pauseStart + pauseLength
+    if (t >= VOICE.start && t < VOICE.start + VOICE.length + pauseLength && !inPause) {
       const syllables = 0.8 + 0.2 * Math.sin(2 * Math.PI * 3 * t)
       s = 0.3 * syllables * Math.sin(2 * Math.PI * VOICE.hz * t)
     }

@@ -73,6 +73,11 @@ interface Speech {
  * tts.speak(Readable.from(['Hello there. ', 'How can I help?']))
  */
 export class ElevenLabsTTS extends TTS {
+  /** `elevenlabs`, the provider, for tracing. */
+  override get providerName(): string {
+    return 'elevenlabs'
+  }
+
   private readonly url: string
   private readonly apiKey: string
   private readonly voiceSettings: ElevenLabsVoiceSettings | undefined

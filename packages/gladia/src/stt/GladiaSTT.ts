@@ -45,6 +45,11 @@ interface Utterance extends StreamingUtterance<GladiaSTTConnection> {
  * stt.transcribe(utteranceAudio) // a Readable of PCM16 16 kHz mono that ends with the utterance
  */
 export class GladiaSTT extends StreamingSTT<GladiaSTTConnection, Utterance> {
+  /** `gladia`, the provider, for tracing. */
+  override get providerName(): string {
+    return 'gladia'
+  }
+
   /** What each session is opened with. */
   private readonly session: GladiaSTTConnectionOptions
 

@@ -43,6 +43,11 @@ interface Utterance extends StreamingUtterance<GradiumConnection> {
  * stt.transcribe(utteranceAudio) // a Readable of PCM16 16 kHz mono that ends with the utterance
  */
 export class GradiumSTT extends StreamingSTT<GradiumConnection, Utterance> {
+  /** `gradium`, the provider, for tracing. */
+  override get providerName(): string {
+    return 'gradium'
+  }
+
   private flushCount = 0
   private readonly settings: Required<
     Pick<GradiumSTTOptions, 'modelName' | 'inputFormat' | 'connectionTimeoutMs' | 'trailingTextMs'>

@@ -32,6 +32,11 @@ import { GRADIUM_TTS_DEFAULTS, OUTPUT_SAMPLE_RATES, type GradiumTTSOptions } fro
  * tts.speak(Readable.from(['Hello there. ', 'How can I help?']))
  */
 export class GradiumTTS extends TTS {
+  /** `gradium`, the provider, for tracing. */
+  override get providerName(): string {
+    return 'gradium'
+  }
+
   private socket?: GradiumConnection
   private current?: Request
   private requestCount = 0

@@ -40,6 +40,11 @@ interface Streaming {
  * stt.transcribe(audio) // a Readable of PCM16 16 kHz mono that ends with the utterance
  */
 export class LocalSTT extends STT {
+  /** `local`, models run in this process, for tracing. */
+  override get providerName(): string {
+    return 'local'
+  }
+
   private readonly host: WorkerHost<SttRequest, SttResponse>
   private readonly workerData: SttWorkerData
   private streaming?: Streaming

@@ -40,6 +40,11 @@ let lastId = 0
  * tts.speak(Readable.from(['Hello there. ', 'How can I help?']))
  */
 export class LocalTTS extends TTS {
+  /** `local`, models run in this process, for tracing. */
+  override get providerName(): string {
+    return 'local'
+  }
+
   private readonly host: WorkerHost<TtsRequest, TtsResponse>
   private readonly workerData: TtsWorkerData
   private readonly maxSentenceLength: number

@@ -27,6 +27,11 @@ import { MistralTTSError, messageOf, toMistralTTSError } from './errors.js'
  * tts.speak(Readable.from(['Hello there. ', 'How can I help?']))
  */
 export class MistralTTS extends SentenceTTS {
+  /** `mistral_ai`, the provider, for tracing. */
+  override get providerName(): string {
+    return 'mistral_ai'
+  }
+
   /** The Mistral client requests go through. */
   readonly mistral: Mistral
 

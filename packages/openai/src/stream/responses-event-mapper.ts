@@ -5,7 +5,7 @@ import { OpenaiStreamError, textField } from '../errors/OpenaiStreamError.js'
 /**
  * Maps one Responses API stream event onto a model part, if it makes one: text (and refusal)
  * deltas are spoken, reasoning is a sign of life, each completed `function_call` item is a tool
- * call. An `error` or `response.failed` event throws an {@link OpenaiStreamError} with the API's
+ * call, `response.completed` reports the usage. An `error` or `response.failed` event throws an {@link OpenaiStreamError} with the API's
  * code. A plain function, not a stream stage: each async layer would add latency to every delta.
  */
 export function mapResponsesEvent(event: ResponseStreamEvent): ModelStreamPart | undefined {
@@ -32,6 +32,15 @@ export function mapResponsesEvent(event: ResponseStreamEvent): ModelStreamPart |
           parameters: args.trim() === '' ? '{}' : args,
         },
       }
+    }
+    case 'response.completed': {
+      const usage = event.response.usage
+      return usage
+        ? {
+            type: 'usage',
+            usage: { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens },
+          }
+        : undefined
     }
     case 'error':
       throw streamError(event)

@@ -51,6 +51,11 @@ interface Utterance extends StreamingUtterance<OpenaiSTTConnection> {
  * stt.transcribe(utteranceAudio) // a Readable of PCM16 16 kHz mono that ends with the utterance
  */
 export class OpenaiSTT extends StreamingSTT<OpenaiSTTConnection, Utterance> {
+  /** `openai`, the provider, for tracing. */
+  override get providerName(): string {
+    return 'openai'
+  }
+
   private readonly url: string
   private readonly apiKey: string
   private readonly settings: Required<Omit<OpenaiSTTOptions, 'apiKey' | 'baseURL'>>

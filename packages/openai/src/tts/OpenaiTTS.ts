@@ -46,6 +46,11 @@ const MAX_RETRY_WAIT_MS = 1_000
  * tts.speak(Readable.from(['Hello there. ', 'How can I help?']))
  */
 export class OpenaiTTS extends SentenceTTS {
+  /** `openai`, the provider, for tracing. */
+  override get providerName(): string {
+    return 'openai'
+  }
+
   /** The SDK client the TTS uses. */
   readonly openai: OpenAI
   private readonly params: Omit<SpeechCreateParams, 'input'>

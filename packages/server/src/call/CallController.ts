@@ -9,7 +9,8 @@ import type {
   MicdropConversationToolItem,
   MicdropPlayed,
 } from '@openmic/core/protocol'
-import type { TurnClock } from '../metrics/turn-metrics.js'
+import { turnMetrics, type TurnClock } from '../metrics/turn-metrics.js'
+import type { TurnFailure } from '../metrics/turn-report.js'
 import { Answer, type AnswerHost, type AnswerKind } from './Answer.js'
 import { Outbox } from './outbox.js'
 import { PlaybackClock } from './playback-clock.js'
@@ -26,6 +27,8 @@ interface UserTurn {
   answer?: Answer
   /** How its final answer ended, what the turn reads of it (the answer itself is let go). */
   answered?: { wentOut: boolean; reachedClient: boolean }
+  /** Its transcription failed (for its report). */
+  failure?: TurnFailure
 }
 
 /** The client paused its playback over the user's speech: where, and the answers it holds. */
@@ -76,6 +79,12 @@ export class CallController implements AnswerHost {
   private turn?: UserTurn
   /** The user paused (preemptive answers): the turn's end is not confirmed yet. */
   private turnEnd?: TurnEnd
+  /**
+   * A turn that paused, confirmed over while its last words were still being transcribed: its
+   * user message is held until they come, so that the client and the store see one message with
+   * all the words, not one replaced by another.
+   */
+  private turnTextAwaited?: TurnEnd
   /** A user message was added and has not been answered yet. */
   private unanswered = false
   /** The answers the client may still hear, oldest first: not final yet. */
@@ -190,7 +199,7 @@ export class CallController implements AnswerHost {
     // The client waits for this turn's answer or SkipAnswer, even after a Mute.
     this.muted = false
     const utterance = this.closeUtterance()
-    this.releaseTurnEnd(true)
+    this.releaseTurnEnd(true, transcribing(utterance))
     this.awaitVerdict()
     this.userTurn().clock = { stopAt: performance.now() }
     this.transcript.userStopped(transcribing(utterance))
@@ -200,17 +209,21 @@ export class CallController implements AnswerHost {
    * The user paused inside their utterance (preemptive answers only): the utterance so far is
    * ended to the STT, and its words are answered at once, the answer held (gated) until the end
    * of the turn is confirmed (`stopSpeaking`) or dropped if the user goes on (`resumeSpeaking`).
+   * Returns whether the utterance was ended here (else it goes on: not preemptive, or no utterance).
    */
-  pauseSpeaking(): void {
-    if (!this.options.preemptive || !this.speaking || this.turnEnd?.paused) return
+  pauseSpeaking(): boolean {
+    if (!this.options.preemptive || !this.speaking || this.turnEnd?.paused) return false
+    const now = performance.now()
     if (!this.turnEnd) {
       this.turnEnd = new TurnEnd()
-      this.userTurn().clock = { stopAt: performance.now() }
+      this.userTurn().clock = { stopAt: now }
     }
+    this.userTurn().clock.pausedAt = now
     this.turnEnd.paused = true
     this.speaking = false
     const utterance = this.closeUtterance()
     this.transcript.userStopped(transcribing(utterance))
+    return true
   }
 
   /**
@@ -258,10 +271,26 @@ export class CallController implements AnswerHost {
     if (!played.paused) for (const answer of [...this.answers]) answer.playedTo(played.ms)
   }
 
+  /**
+   * How much of the answer playing the user heard by now (ms): what a barge-in now keeps of it,
+   * by the client's last report (or where it paused) or the estimate; 0 if none was playing.
+   */
+  heardNow(): number {
+    const reported =
+      this.pause?.atMs ?? this.clock.lastReport?.ms ?? (this.reportsPlaybackEnd ? 0 : undefined)
+    const now = performance.now()
+    for (let i = this.answers.length - 1; i >= 0; i--) {
+      const heard = this.answers[i]!.heardAt(now, reported)
+      if (heard !== undefined) return Math.round(heard)
+    }
+    return 0
+  }
+
   /** The client left: the answers it was playing keep what it heard. */
   hangUp(): void {
     // What the user said before they left stands; what answered it was never heard
     this.releaseTurnEnd(false)
+    this.releaseTurnText()
     clearTimeout(this.pause?.timer)
     const played = this.clock.takeReport()?.ms ?? this.pause?.atMs
     this.pause = undefined
@@ -270,7 +299,7 @@ export class CallController implements AnswerHost {
 
   /** After a pause, the end of the turn is confirmed: the answer held since goes at once. */
   private confirmPause() {
-    this.releaseTurnEnd(true)
+    this.releaseTurnEnd(true, this.transcript.waiting)
     this.awaitVerdict()
     this.userTurn().clock.stopAt = performance.now()
     // Its text came during the pause: the turn is answered now (else when it is settled)
@@ -279,13 +308,17 @@ export class CallController implements AnswerHost {
 
   /**
    * The turn's end is known (`confirmed`, else a mute or hang-up that drops what
-   * answered the pause): what waited for it goes.
+   * answered the pause): what waited for it goes; its user message only once its words are all
+   * in, if some are still being transcribed (`textComing`).
    */
-  private releaseTurnEnd(confirmed: boolean) {
+  private releaseTurnEnd(confirmed: boolean, textComing = false) {
     const turnEnd = this.turnEnd
     if (!turnEnd) return
     this.turnEnd = undefined
-    turnEnd.confirm()
+    if (confirmed && textComing) {
+      this.releaseTurnText()
+      this.turnTextAwaited = turnEnd
+    } else turnEnd.confirm()
     this.outbox.flush()
     if (!confirmed) return
     if (turnEnd.noise) this.resumeHeld()
@@ -502,9 +535,14 @@ export class CallController implements AnswerHost {
     if (answer.forUser && !answer.answered && !takenOver) this.unanswered = true
     // Nothing keeps a final answer: its turn keeps how it ended
     if (!takenOver) this.latestAgentAnswer = undefined
-    if (this.turn?.answer === answer) {
-      this.turn.answer = undefined
-      this.turn.answered = { wentOut: !answer.restartable, reachedClient: answer.reachedClient }
+    const turn = this.turn?.answer === answer ? this.turn : undefined
+    if (turn) {
+      turn.answer = undefined
+      turn.answered = { wentOut: !answer.restartable, reachedClient: answer.reachedClient }
+    }
+    if (answer.kind === 'answer' && !answer.discarded) {
+      const report = answer.turnReport(turn?.failure)
+      if (report) this.output.turn(report)
     }
     this.flushEndCall()
     // Words that came while this answer was heard are answered now that it was
@@ -540,6 +578,22 @@ export class CallController implements AnswerHost {
    */
   private onTurnText(settled: boolean) {
     if (this.destroyed) return
+    this.answerTurnText(settled)
+    // Its words are in (joined to the message held, or replacing it): the message may go
+    this.releaseTurnText()
+  }
+
+  /** A user message held past its turn's end for the rest of its words goes. */
+  private releaseTurnText() {
+    const turnEnd = this.turnTextAwaited
+    if (!turnEnd) return
+    this.turnTextAwaited = undefined
+    turnEnd.confirm()
+    this.outbox.flush()
+  }
+
+  /** What the turn's words do: its user message, and the answer to it. */
+  private answerTurnText(settled: boolean) {
     let turn = this.userTurn()
     if (this.transcript.pending) {
       // An answer that went out stands, even one to an earlier message (muted, or timed out)
@@ -571,11 +625,23 @@ export class CallController implements AnswerHost {
     } else if (settled && !turn.message) {
       // No words: the turn gets no answer (and what it paused resumes: it was noise)
       this.output.send('SkipAnswer')
+      this.reportUnanswered(turn)
       this.resumeHeld()
     } else if (settled && turn.answered && !turn.answered.reachedClient) {
       // Its answer settled it (a skip, a tool) but was cut before the client learned of it
       this.output.send('SkipAnswer')
     }
+  }
+
+  /** A turn that got no answer (no words, or its transcription failed) is over. */
+  private reportUnanswered(turn: UserTurn) {
+    const times = { ...turn.clock, endedAt: performance.now() }
+    this.output.turn({
+      outcome: turn.failure ? 'failed' : 'skipped',
+      times,
+      metrics: turnMetrics(turn.clock, {}),
+      ...(turn.failure && { failure: turn.failure }),
+    })
   }
 
   /** The turn's words: its user message, or added to it (the answer to it is asked again). */
@@ -720,6 +786,7 @@ export class CallController implements AnswerHost {
 
   private onAgentFailed(error: unknown) {
     this.output.log('Agent failed:', error)
+    this.answering?.failedWith('agent', error)
   }
 
   private onTranscript(text: string) {
@@ -734,6 +801,7 @@ export class CallController implements AnswerHost {
 
   private onSttFailed(error: unknown) {
     this.output.log('STT failed:', error)
+    if (this.turn) this.turn.failure ??= { part: 'stt', error, at: performance.now() }
     // The failed transcription is the oldest open one: the utterance in progress only if no
     // earlier one is still being transcribed
     const utterance = this.utterance
@@ -754,7 +822,7 @@ export class CallController implements AnswerHost {
 
   private onTtsFailed(error: unknown) {
     this.output.log('TTS failed:', error)
-    this.current?.ttsFailed()
+    this.current?.ttsFailed(error)
   }
 }
 

@@ -65,6 +65,11 @@ export class PlaybackClock {
     this.reportedMs = Math.max(this.reportedMs, played.ms)
   }
 
+  /** The last report, not taken yet. */
+  get lastReport(): Required<MicdropPlayed> | undefined {
+    return this.reported
+  }
+
   /** The last report, once: a report describes one barge-in. */
   takeReport(): Required<MicdropPlayed> | undefined {
     const reported = this.reported

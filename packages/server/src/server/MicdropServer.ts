@@ -145,7 +145,7 @@ export class MicdropServer extends CallServer<MicdropServerEvents> {
         this.turns?.muted()
         return this.input.mute()
       case MicdropClientExtensions.PauseSpeaking:
-        return this.input.pauseSpeaking()
+        return void this.input.pauseSpeaking()
       case MicdropClientExtensions.ResumeSpeaking:
         return this.input.resumeSpeaking()
       default:

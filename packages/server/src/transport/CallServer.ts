@@ -48,10 +48,15 @@ export interface CallInput {
   stopSpeaking(): void
   /**
    * The user paused inside the utterance (`PauseSpeaking`, a VAD's `SpeechPause`): with
-   * `preemptive`, the words so far are answered, the answer held until `stopSpeaking`.
+   * `preemptive`, the utterance ends here and its words are answered, the answer held until
+   * `stopSpeaking`. Returns true then; false if the utterance goes on (audio still belongs to
+   * it, and `resumeSpeaking` changes nothing).
    */
-  pauseSpeaking(): void
-  /** After `pauseSpeaking`, the user went on (`ResumeSpeaking`): the held answer is dropped. */
+  pauseSpeaking(): boolean
+  /**
+   * After a `pauseSpeaking` that ended the utterance, the user went on (`ResumeSpeaking`): the
+   * held answer is dropped and a new utterance of the same turn opens.
+   */
   resumeSpeaking(): void
   /** The user muted the microphone (`Mute`). */
   mute(): void
@@ -89,9 +94,10 @@ export abstract class CallServer<
   private draining?: Promise<void>
   /**
    * The barge-ins (`StartSpeaking`, `Mute`) that a client which said `Hello` is yet to see settled,
-   * in order: each true if it came over an answer (see `BargeIn`).
+   * in order: for each one over an answer, how much of it the user had heard and when they spoke
+   * (see `BargeIn`).
    */
-  private readonly unsettledBargeIns: boolean[] = []
+  private readonly unsettledBargeIns: Array<{ heardMs: number; at: number } | undefined> = []
 
   constructor(private readonly callOptions: MicdropServerOptions) {
     super()
@@ -113,6 +119,7 @@ export abstract class CallServer<
           this.log(`Store ${operation} failed:`, error)
           this.safeEmit('StoreError', error, operation)
         },
+        onCall: (call) => this.safeEmit('StoreCall', call),
         log: (...message) => this.log(...message),
       })
     }
@@ -133,6 +140,7 @@ export abstract class CallServer<
           if (this.callOptions.sendMetrics) this.send('Metrics', metrics)
           this.safeEmit('Metrics', metrics, times)
         },
+        turn: (report) => this.safeEmit('Turn', report),
         answerEnd: (outcome) => this.safeEmit('AnswerEnd', outcome),
         log: (...message) => this.log(...message),
       },
@@ -369,15 +377,20 @@ export abstract class CallServer<
    * within this call (so it is queued first); any other has its answer cut at once.
    */
   private trackBargeIn() {
-    const overAnswer = this.call.answerInProgress
-    if (this.call.saidHello) this.unsettledBargeIns.push(overAnswer)
-    else if (overAnswer) this.safeEmit('BargeIn', 'interrupted')
+    // Before the call reads (and takes) the client's report: what the barge-in keeps
+    const bargeIn = this.call.answerInProgress
+      ? { heardMs: this.call.heardNow(), at: performance.now() }
+      : undefined
+    if (this.call.saidHello) this.unsettledBargeIns.push(bargeIn)
+    else if (bargeIn) this.safeEmit('BargeIn', 'interrupted', bargeIn.heardMs, bargeIn.at)
   }
 
   /** One barge-in was settled, in the order they came (see `settlesBargeIns`). */
   private settleBargeIn(frame: 'Interrupt' | 'Resume') {
-    if (this.unsettledBargeIns.shift() !== true) return
-    this.safeEmit('BargeIn', frame === 'Interrupt' ? 'interrupted' : 'resumed')
+    const bargeIn = this.unsettledBargeIns.shift()
+    if (!bargeIn) return
+    const verdict = frame === 'Interrupt' ? 'interrupted' : 'resumed'
+    this.safeEmit('BargeIn', verdict, bargeIn.heardMs, bargeIn.at)
   }
 
   /** Audio goes at once, never behind a store write (see `PLAYBACK_FRAMES`). */

@@ -12,7 +12,8 @@ function tone(ms: number): Buffer {
 }
 const silence = (ms: number) => Buffer.alloc(ms * 32)
 
-function recordingInput() {
+/** A call's input that logs what it is told; `preemptive`: it ends the utterance at a pause. */
+function recordingInput({ preemptive = false } = {}) {
   const log: string[] = []
   let audioMs = 0
   const input: CallInput = {
@@ -22,7 +23,10 @@ function recordingInput() {
       audioMs += audio.length / 32
       return true
     },
-    pauseSpeaking: () => log.push(`PauseSpeaking after ${audioMs} ms of audio`),
+    pauseSpeaking: () => {
+      log.push(`PauseSpeaking after ${audioMs} ms of audio`)
+      return preemptive
+    },
     resumeSpeaking: () => log.push(`ResumeSpeaking after ${audioMs} ms of audio`),
     mute: () => log.push('Mute'),
     played: () => log.push('Played'),
@@ -75,24 +79,41 @@ describe('VadTurns', () => {
     expect(log).toEqual(['StartSpeaking', 'StopSpeaking after 300 ms of audio'])
   })
 
-  it('reports a VAD pause, and the resumed speech from its own start less the pre-roll', () => {
-    const { input, log } = recordingInput()
-    const vad = new EnergyVAD({ minSpeechMs: 200, silenceMs: 400, pauseMs: 200 })
-    const turns = new VadTurns(vad, input)
+  /** Speech 1000-1600 ms, quiet 300 ms, speech 1900-2300, then quiet, fed 20 ms at a time. */
+  function pausedTurn(turns: VadTurns) {
     const audio = [silence(1000), tone(600), silence(300), tone(400), silence(500)]
     for (const piece of audio) {
       for (let at = 0; at < piece.length; at += 640) turns.audio(piece.subarray(at, at + 640))
     }
-    // Speech 1000-1600 ms, paused from 1600 (heard at 1800), back at 1900 (heard within its
-    // first 20 ms window): the new utterance gets the audio from 1700 on again (the pause's
-    // audio is dropped by the call); the last silence is a pause first (heard at 2500), then
-    // the end (heard at 2700).
+  }
+  const pausingVad = () => new EnergyVAD({ minSpeechMs: 200, silenceMs: 400, pauseMs: 200 })
+
+  it('a call that answers at pauses: the pause ends the utterance, the resumed speech opens the next', () => {
+    const { input, log } = recordingInput({ preemptive: true })
+    pausedTurn(new VadTurns(pausingVad(), input))
+    // Speech from 1000 ms (sent from 800), paused from 1600 (heard at 1800: 1000 ms sent), back
+    // at 1900 (heard within its first 20 ms window): the new utterance starts where the last one
+    // ended (1800; the pre-roll would reach back to 1700), the pause's audio is not sent again.
+    // The last silence is a pause first (heard at 2500: 700 ms more), then the end (heard at
+    // 2700), with nothing sent in between.
     expect(log).toEqual([
       'StartSpeaking',
       'PauseSpeaking after 1000 ms of audio',
-      'ResumeSpeaking after 1120 ms of audio',
-      'PauseSpeaking after 1920 ms of audio',
-      'StopSpeaking after 2120 ms of audio',
+      'ResumeSpeaking after 1000 ms of audio',
+      'PauseSpeaking after 1700 ms of audio',
+      'StopSpeaking after 1700 ms of audio',
+    ])
+  })
+
+  it('a call that does not answer at pauses: one utterance, every byte of it sent once', () => {
+    const { input, log } = recordingInput({ preemptive: false })
+    pausedTurn(new VadTurns(pausingVad(), input))
+    // The call keeps the utterance open at the pauses: from 800 ms to the end heard at 2700
+    expect(log).toEqual([
+      'StartSpeaking',
+      'PauseSpeaking after 1000 ms of audio',
+      'PauseSpeaking after 1700 ms of audio',
+      'StopSpeaking after 1900 ms of audio',
     ])
   })
 })

@@ -21,7 +21,7 @@ export interface VadTurnsOptions {
  * `StopSpeaking` (a phone line, a device): all of it goes to the VAD, and from where it heard
  * speech begin (less a short pre-roll) to where it heard it end, to the call as one utterance.
  * The VAD may answer late (a model runs asynchronously): the recent audio is kept, so the
- * utterance still starts where the speech did.
+ * utterance still starts where the speech did. Each byte of audio goes to the call at most once.
  */
 export class VadTurns {
   /** Recent audio, oldest first, and the position (ms) of its first byte. */
@@ -30,6 +30,11 @@ export class VadTurns {
   private recentBytes = 0
   private fedMs = 0
   private speaking = false
+  /**
+   * The call ended the utterance at a pause (it answers at pauses): where, in the audio fed (ms).
+   * The pause's audio is not sent; the next utterance starts at the speech that comes back.
+   */
+  private pausedAtMs?: number
   private failed = false
 
   constructor(
@@ -55,13 +60,14 @@ export class VadTurns {
    */
   muted(): void {
     this.speaking = false
+    this.pausedAtMs = undefined
   }
 
   /** User audio, PCM16 16 kHz mono, in the order it was captured. */
   audio(audio: Buffer): void {
     if (audio.length === 0) return
     this.keep(audio)
-    if (this.speaking) this.send(audio)
+    if (this.speaking && this.pausedAtMs === undefined) this.send(audio)
     if (this.failed) return
     try {
       this.vad.process(audio)
@@ -88,6 +94,7 @@ export class VadTurns {
     if (this.speaking) return
     this.options.beforeStartSpeaking?.()
     this.speaking = true
+    this.pausedAtMs = undefined
     this.input.startSpeaking()
     // What was captured since the speech began (and a little before) opens the utterance
     this.send(this.since(atMs - PRE_ROLL_MS))
@@ -96,18 +103,29 @@ export class VadTurns {
   private readonly onSpeechEnd = () => {
     if (!this.speaking) return
     this.speaking = false
+    this.pausedAtMs = undefined
     this.input.stopSpeaking()
   }
 
+  /**
+   * A call that answers at pauses ends the utterance here: all the audio fed so far is in it.
+   * Any other keeps it open, and the audio goes on into it as if there were no pause.
+   */
   private readonly onSpeechPause = () => {
-    if (this.speaking) this.input.pauseSpeaking()
+    if (!this.speaking || this.pausedAtMs !== undefined) return
+    if (this.input.pauseSpeaking()) this.pausedAtMs = this.fedMs
   }
 
-  /** The user went on: the new utterance starts where the speech came back (less the pre-roll). */
+  /**
+   * The user went on after a pause that ended the utterance: the new one starts where the speech
+   * came back, less the pre-roll, but never before the audio the last one had.
+   */
   private readonly onSpeechResume = ({ atMs }: VADSpeechEvent) => {
-    if (!this.speaking) return
+    const pausedAtMs = this.pausedAtMs
+    if (!this.speaking || pausedAtMs === undefined) return
+    this.pausedAtMs = undefined
     this.input.resumeSpeaking()
-    this.send(this.since(atMs - PRE_ROLL_MS))
+    this.send(this.since(Math.max(atMs - PRE_ROLL_MS, pausedAtMs)))
   }
 
   /** A VAD that fails hears nothing more: an utterance it opened ends, the call goes on. */

@@ -15,6 +15,7 @@ import {
   MicdropErrorCode,
   type MediaStreamServer,
   type MediaStreamServerOptions,
+  type TurnReport,
 } from '@openmic/server'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { WebSocket, WebSocketServer } from 'ws'
@@ -91,6 +92,8 @@ export function describePhoneConformance<Call extends FakePhoneCall>(
     finals(index?: number): MicdropConversationItem[]
     answers(index?: number): MicdropConversationMessage[]
     assistantMs(index?: number): number
+    /** The `Turn` reports of the server `index`. */
+    turns(index?: number): TurnReport[]
   }
 
   type MoreOptions = Partial<MediaStreamServerOptions<any>>
@@ -112,8 +115,10 @@ export function describePhoneConformance<Call extends FakePhoneCall>(
     const assistantMs: number[] = []
     const lines: string[] = []
     const starts: unknown[][][] = []
+    const turns: TurnReport[][] = []
     wss.on('connection', (socket) => {
       const index = servers.length
+      turns.push([])
       finals.push([])
       assistantMs.push(0)
       starts.push([])
@@ -128,6 +133,7 @@ export function describePhoneConformance<Call extends FakePhoneCall>(
       server.on('Start', (...args: unknown[]) => starts[index]!.push(args))
       server.on('Message', (item: MicdropConversationItem) => finals[index]!.push(item))
       server.on('AssistantAudio', (audio: Buffer) => (assistantMs[index]! += audio.length / 32))
+      server.on('Turn', (report: TurnReport) => turns[index]!.push(report))
       servers.push(server)
     })
     const answers = (index = 0) =>
@@ -142,6 +148,7 @@ export function describePhoneConformance<Call extends FakePhoneCall>(
       finals: (index = 0) => finals[index] ?? [],
       answers,
       assistantMs: (index = 0) => assistantMs[index] ?? 0,
+      turns: (index = 0) => turns[index] ?? [],
     }
   }
 
@@ -165,8 +172,29 @@ export function describePhoneConformance<Call extends FakePhoneCall>(
       // Kept once its last mark came back: all of its audio was played
       expect(call.heardMs).toBeGreaterThanOrEqual(line.assistantMs() - 20)
       expect(call.queuedMs).toBe(0)
+      // The turn is reported answered, all of its audio heard
+      await call.waitFor(() => line.turns().length === 1, 5_000, 'the turn reported')
+      const [turn] = line.turns()
+      expect(turn!.outcome).toBe('answered')
+      expect(turn!.playback!.heardMs).toBe(turn!.playback!.sentMs)
+      expect(turn!.playback!.sentMs).toBeCloseTo(line.assistantMs(), 0)
       expect(call.protocolErrors).toEqual([])
     })
+
+    // Known bug: the last mark's position lags the audio the server sent by the resampler's held
+    // tail (about 5 ms at 16 → 8 kHz), so the answer is never seen played to its end; it is taken
+    // as heard by the fallback estimate, 2 s after its audio was due to end.
+    it.fails(
+      'an answer played to its end is known heard from the marks (reported), not estimated',
+      async () => {
+        const line = await phoneServer(['It is noon.'], ['What time is it?'])
+        const call = await connect(line)
+        await call.waitFor(() => line.servers[0]?.callStart !== undefined)
+        call.say(voice(600))
+        await call.waitFor(() => line.turns().length === 1, 10_000, 'the turn reported')
+        expect(line.turns()[0]!.playback?.source).toBe('reported')
+      }
+    )
 
     it('a barge-in clears what the carrier queued and keeps the words that were heard', async () => {
       const line = await phoneServer([STORY, 'Okay.'], ['Tell me a story.', 'Stop.'])

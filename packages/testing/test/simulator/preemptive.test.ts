@@ -111,6 +111,32 @@ describe('preemptive answers', () => {
     expect(metrics).toHaveLength(1)
   })
 
+  it('words still being transcribed when the turn ends: one user message, never replaced', async () => {
+    const { result } = await run({
+      ...call(true, [
+        { say: 'book a table', ms: 900 },
+        { pause: 150 },
+        // Its text comes 400 ms after its audio ended, after the client's end of speech (200 ms)
+        { say: 'for two', ms: 600, stt: { pieces: [{ text: 'for two', afterMs: 400 }] } },
+      ]),
+      agent: { firstWordDelayMs: 50 },
+    })
+    const whole: Array<[string, string]> = [
+      ['user', 'book a table for two'],
+      ['assistant', 'You said: "book a table for two"'],
+    ]
+    const roles = (items: typeof result.conversation.client) =>
+      items.map((item) => [item.role, 'content' in item ? item.content : ''])
+    expect(ROLES(result)).toEqual(whole)
+    // The first words' message waited for the rest: it was neither shown nor stored alone
+    expect(roles(result.conversation.store)).toEqual(whole)
+    const sent = result.timeline.filter(
+      (entry) => entry.who === 'server' && entry.what.startsWith('→')
+    )
+    expect(sent.filter((entry) => entry.what.startsWith('→ CancelLastUserMessage'))).toEqual([])
+    expect(sent.filter((entry) => entry.what.includes('"book a table"'))).toEqual([])
+  })
+
   it('a barge-in over a preemptive answer cuts it as any answer', async () => {
     await run({
       ...call(true, [
