@@ -36,17 +36,15 @@ interface Utterance extends StreamingUtterance<CartesiaSTTConnection> {
  * stt.transcribe(utteranceAudio) // a Readable of PCM16 16 kHz mono that ends with the utterance
  */
 export class CartesiaSTT extends StreamingSTT<CartesiaSTTConnection, Utterance> {
-  /** `cartesia`, the provider, for tracing. */
-  override get providerName(): string {
-    return 'cartesia'
-  }
-
   /** The SDK client sessions are opened with. */
   private readonly cartesia: Cartesia
   private readonly connectionTimeoutMs: number
 
   constructor(private readonly options: CartesiaSTTOptions = {}) {
-    super({ transcriptionTimeoutMs: options.transcriptionTimeoutMs ?? 4000 })
+    super({
+      providerName: 'cartesia',
+      transcriptionTimeoutMs: options.transcriptionTimeoutMs ?? 4000,
+    })
     this.connectionTimeoutMs = options.connectionTimeoutMs ?? 5000
     this.cartesia = new Cartesia({
       apiKey: options.apiKey ?? process.env.CARTESIA_API_KEY ?? '',

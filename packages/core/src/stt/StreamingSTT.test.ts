@@ -267,4 +267,10 @@ describe('StreamingSTT', () => {
   it('says at once that a connection without sendAudio() needs the STT to send the audio', () => {
     expect(() => new BareSTT(() => new FakeConnection())).toThrow(/override them in the STT/)
   })
+
+  it('names its provider for tracing as the subclass says', () => {
+    const named = new TestSTT({ providerName: 'acme' })
+    expect(named.providerName).toBe('acme')
+    named.destroy()
+  })
 })

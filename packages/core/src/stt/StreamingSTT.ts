@@ -57,6 +57,8 @@ export interface StreamingAudio {
 
 /** How a {@link StreamingSTT} runs. */
 export interface StreamingSTTOptions {
+  /** Who provides the transcription, for tracing (`openai`, `gladia`...; default: STT's). */
+  providerName?: string
   /** From an utterance's end sent to its transcript; past it, the connection fails. */
   transcriptionTimeoutMs: number
   /**
@@ -138,6 +140,10 @@ export abstract class StreamingSTT<
   /** Each utterance's text comes whole, followed by `TranscriptEnd`. */
   override get signalsTranscriptEnd(): boolean {
     return true
+  }
+
+  override get providerName(): string {
+    return this.streaming.providerName ?? super.providerName
   }
 
   /** Opens a connection; its messages and its end come back to this STT. */

@@ -52,17 +52,13 @@ interface Utterance extends StreamingUtterance<ElevenLabsSTTConnection> {
  * stt.transcribe(utteranceAudio) // a Readable of PCM16 16 kHz mono that ends with the utterance
  */
 export class ElevenLabsSTT extends StreamingSTT<ElevenLabsSTTConnection, Utterance> {
-  /** `elevenlabs`, the provider, for tracing. */
-  override get providerName(): string {
-    return 'elevenlabs'
-  }
-
   private readonly url: string
   private readonly apiKey: string
   private readonly connectionTimeoutMs: number
 
   constructor(options: ElevenLabsSTTOptions = {}) {
     super({
+      providerName: 'elevenlabs',
       transcriptionTimeoutMs:
         options.transcriptionTimeoutMs ?? ELEVENLABS_STT_DEFAULTS.transcriptionTimeoutMs,
     })

@@ -45,17 +45,13 @@ interface Utterance extends StreamingUtterance<GladiaSTTConnection> {
  * stt.transcribe(utteranceAudio) // a Readable of PCM16 16 kHz mono that ends with the utterance
  */
 export class GladiaSTT extends StreamingSTT<GladiaSTTConnection, Utterance> {
-  /** `gladia`, the provider, for tracing. */
-  override get providerName(): string {
-    return 'gladia'
-  }
-
   /** What each session is opened with. */
   private readonly session: GladiaSTTConnectionOptions
 
   constructor(options: GladiaSTTOptions = {}) {
     const resolved = resolveOptions(options)
     super({
+      providerName: 'gladia',
       transcriptionTimeoutMs: resolved.transcriptionTimeoutMs,
       // `stop_recording` ends the session: the next utterance needs another.
       connectionPerUtterance: true,

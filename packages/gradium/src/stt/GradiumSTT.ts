@@ -43,11 +43,6 @@ interface Utterance extends StreamingUtterance<GradiumConnection> {
  * stt.transcribe(utteranceAudio) // a Readable of PCM16 16 kHz mono that ends with the utterance
  */
 export class GradiumSTT extends StreamingSTT<GradiumConnection, Utterance> {
-  /** `gradium`, the provider, for tracing. */
-  override get providerName(): string {
-    return 'gradium'
-  }
-
   private flushCount = 0
   private readonly settings: Required<
     Pick<GradiumSTTOptions, 'modelName' | 'inputFormat' | 'connectionTimeoutMs' | 'trailingTextMs'>
@@ -55,6 +50,7 @@ export class GradiumSTT extends StreamingSTT<GradiumConnection, Utterance> {
 
   constructor(private readonly options: GradiumSTTOptions = {}) {
     super({
+      providerName: 'gradium',
       transcriptionTimeoutMs:
         options.transcriptionTimeoutMs ?? GRADIUM_STT_DEFAULTS.transcriptionTimeoutMs,
       // Gradium's `text` does not say which flush it belongs to: one utterance on the wire at a time.

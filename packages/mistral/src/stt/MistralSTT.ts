@@ -32,15 +32,14 @@ interface Utterance extends StreamingUtterance<MistralSTTConnection> {
  * stt.transcribe(utteranceAudio) // a Readable of PCM16 16 kHz mono that ends with the utterance
  */
 export class MistralSTT extends StreamingSTT<MistralSTTConnection, Utterance> {
-  /** `mistral_ai`, the provider, for tracing. */
-  override get providerName(): string {
-    return 'mistral_ai'
-  }
-
   private readonly connectionTimeoutMs: number
 
   constructor(private readonly options: MistralSTTOptions = {}) {
-    super({ transcriptionTimeoutMs: options.transcriptionTimeoutMs ?? 4000, waitForReady: true })
+    super({
+      providerName: 'mistral_ai',
+      transcriptionTimeoutMs: options.transcriptionTimeoutMs ?? 4000,
+      waitForReady: true,
+    })
     this.connectionTimeoutMs = options.connectionTimeoutMs ?? 5000
     this.start()
   }

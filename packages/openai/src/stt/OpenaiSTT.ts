@@ -51,11 +51,6 @@ interface Utterance extends StreamingUtterance<OpenaiSTTConnection> {
  * stt.transcribe(utteranceAudio) // a Readable of PCM16 16 kHz mono that ends with the utterance
  */
 export class OpenaiSTT extends StreamingSTT<OpenaiSTTConnection, Utterance> {
-  /** `openai`, the provider, for tracing. */
-  override get providerName(): string {
-    return 'openai'
-  }
-
   private readonly url: string
   private readonly apiKey: string
   private readonly settings: Required<Omit<OpenaiSTTOptions, 'apiKey' | 'baseURL'>>
@@ -72,7 +67,7 @@ export class OpenaiSTT extends StreamingSTT<OpenaiSTTConnection, Utterance> {
   constructor(options: OpenaiSTTOptions = {}) {
     const defaults = OPENAI_STT_DEFAULTS
     const transcriptionTimeoutMs = options.transcriptionTimeoutMs ?? defaults.transcriptionTimeoutMs
-    super({ transcriptionTimeoutMs, minAudioBytes: MIN_COMMIT_BYTES })
+    super({ providerName: 'openai', transcriptionTimeoutMs, minAudioBytes: MIN_COMMIT_BYTES })
     const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY
     if (!apiKey) {
       throw new OpenaiSTTError('no API key: pass `apiKey` or set OPENAI_API_KEY')
