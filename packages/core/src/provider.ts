@@ -22,6 +22,7 @@ export { shouldSendTools } from './tools/should-send-tools.js'
 export {
   errorStatus,
   isRetryableError,
+  isRetryableStreamCode,
   errorRetryAfterMs,
   retryAfterFromHeaders,
   MAX_RETRY_AFTER_MS,
@@ -37,15 +38,22 @@ export { SentenceSplitter } from './speech/SentenceSplitter.js'
 export { speakable } from './speech/speakable.js'
 export { SentenceTTS } from './speech/SentenceTTS.js'
 export type { SentenceTTSOptions } from './speech/SentenceTTS.js'
-export { JsonSocket, describeSocketEnd } from './socket/JsonSocket.js'
+export { JsonSocket, describeSocketEnd, socketEndError } from './socket/JsonSocket.js'
 export { errorBodyMessage } from './socket/error-body-message.js'
+export { webSocketURL } from './socket/web-socket-url.js'
+export type {
+  ProviderConnectionEvents,
+  ProviderConnectionOptions,
+} from './socket/provider-connection.js'
 export type { JsonSocketEnd, JsonSocketOptions, WebSocketLike } from './socket/JsonSocket.js'
 export { readRefusedUpgrade } from './socket/refused-upgrade.js'
 export type { RefusedUpgrade, UpgradeRefusal } from './socket/refused-upgrade.js'
+export type { ProviderErrorDetails } from './retry/ProviderError.js'
 export { StreamingSTT } from './stt/StreamingSTT.js'
 export type {
   StreamingAudio,
   StreamingConnection,
+  StreamingWire,
   StreamingSTTOptions,
   StreamingUtterance,
 } from './stt/StreamingSTT.js'

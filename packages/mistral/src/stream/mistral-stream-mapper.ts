@@ -52,10 +52,10 @@ export class MistralStreamMapper implements ModelEventMapper<SseMessage<MistralC
 
   finish(emit: EmitPart): void {
     if (this.finishReason === 'error') {
-      throw new MistralStreamError('Mistral ended the stream with an error')
+      throw new MistralStreamError('the stream ended with an error')
     }
     if (this.finishReason === null) {
-      throw new MistralStreamError('Mistral stream ended without a finish reason')
+      throw new MistralStreamError('the stream ended without a finish reason')
     }
     for (const toolCall of this.assembler.finish()) emit({ type: 'tool-call', toolCall })
   }

@@ -1,6 +1,6 @@
 import type { ModelEventMapper, ModelStreamPart } from '@openmic/core/provider'
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
-import { OpenaiStreamError } from '../errors/OpenaiStreamError.js'
+import { OpenaiStreamError, textField } from '../errors/OpenaiStreamError.js'
 
 /**
  * Maps one Responses API stream event onto a model part, if it makes one: text (and refusal)
@@ -68,5 +68,8 @@ function streamError(source: object): OpenaiStreamError {
     type?: unknown
   }
   const message = typeof details.message === 'string' ? details.message : 'The response failed'
-  return new OpenaiStreamError(message, { code: details.code, type: details.type })
+  return new OpenaiStreamError(message, {
+    code: textField(details.code),
+    type: textField(details.type),
+  })
 }

@@ -3,10 +3,11 @@
 
 import type { Readable } from 'node:stream'
 import type { Agent, TTS, TTSWord } from '@openmic/core'
-import type {
-  MicdropConversationMessage,
-  MicdropConversationToolItem,
-  MicdropServerCommand,
+import {
+  audioMs,
+  type MicdropConversationMessage,
+  type MicdropConversationToolItem,
+  type MicdropServerCommand,
 } from '@openmic/core/protocol'
 import { turnMetrics, type TurnClock, type TurnTimes } from '../metrics/turn-metrics.js'
 import type { PlaybackTimes, TurnFailure, TurnOutcome, TurnReport } from '../metrics/turn-report.js'
@@ -14,7 +15,7 @@ import { createPushStream } from '../streams/push-stream.js'
 import { AnswerPlayback } from './answer-playback.js'
 import { heardChars, timedWords, type SpokenText } from './heard-text.js'
 import type { Outbox, OutboxEntry, OutboxOwner, Release } from './outbox.js'
-import { BYTES_PER_MS, type PlaybackClock } from './playback-clock.js'
+import type { PlaybackClock } from './playback-clock.js'
 import type { AnswerOutcome, CallOutput } from './types.js'
 
 /** What an answer speaks: the agent's answer, the call's first message, or a text given to `speak()`. */
@@ -214,7 +215,7 @@ export class Answer implements OutboxOwner {
   ttsAudio(audio: Buffer): void {
     if (!this.producing) return
     this.firstAudioAt ??= performance.now()
-    this.spoken.audioMs += audio.length / BYTES_PER_MS
+    this.spoken.audioMs += audioMs(audio.length)
     if (this.phase === 'gated' || this.phase === 'held') this.withheldAudio.push(audio)
     else this.sendAudio(audio)
   }
@@ -433,7 +434,7 @@ export class Answer implements OutboxOwner {
       // Before the audio: what the user paused is settled (dropped) first, then this plays
       this.host.answerAudible(this)
     }
-    const ms = audio.length / BYTES_PER_MS
+    const ms = audioMs(audio.length)
     const { positionMs, startAt } = this.host.clock.send(ms, now)
     this.playback.sent(ms, positionMs, startAt)
     this.host.output.audio(audio, first)

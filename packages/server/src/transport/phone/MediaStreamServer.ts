@@ -1,5 +1,5 @@
 import type { Denoiser, VAD } from '@openmic/core'
-import { decodeMulaw, Resampler } from '@openmic/core/provider'
+import { decodeMulaw, MICDROP_AUDIO_FORMAT, Resampler } from '@openmic/core/provider'
 import type { MicdropServerCommand } from '@openmic/core/protocol'
 import { WebSocket, type RawData } from 'ws'
 import { MicdropError, MicdropErrorCode } from '../../errors/MicdropError.js'
@@ -75,7 +75,10 @@ export abstract class MediaStreamServer<
   protected abstract readonly carrier: string
   private readonly playback: PhonePlayback
   private readonly turns: VadTurns
-  private readonly toWideband = new Resampler({ fromRate: 8000, toRate: 16000 })
+  private readonly toWideband = new Resampler({
+    fromRate: 8000,
+    toRate: MICDROP_AUDIO_FORMAT.sampleRate,
+  })
   private readonly digits?: DtmfDigits
   private denoiser?: Denoiser
   private started?: StartMessage<StartInfo>

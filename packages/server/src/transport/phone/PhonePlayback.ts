@@ -1,5 +1,5 @@
 import { EventEmitter } from 'eventemitter3'
-import { encodeMulaw, Resampler } from '@openmic/core/provider'
+import { encodeMulaw, MICDROP_AUDIO_FORMAT, Resampler } from '@openmic/core/provider'
 import type { MediaStreamCommand } from './media-stream-messages.js'
 
 /** μ-law 8 kHz: 8 bytes a ms; a carrier's frame is 20 ms. */
@@ -264,7 +264,7 @@ export class PhonePlayback extends EventEmitter<PhonePlaybackEvents> {
 }
 
 function newResampler(): Resampler {
-  return new Resampler({ fromRate: 16000, toRate: 8000 })
+  return new Resampler({ fromRate: MICDROP_AUDIO_FORMAT.sampleRate, toRate: 8000 })
 }
 
 /** μ-law cut into 160-byte frames (the last may be shorter). */
