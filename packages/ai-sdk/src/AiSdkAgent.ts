@@ -9,6 +9,7 @@ import { streamText, type ProviderMetadata } from 'ai'
 import type { PassThrough } from 'node:stream'
 import { convertToModelMessages } from './convert/convert-to-model-messages.js'
 import { prepareAiSdkTools } from './convert/prepare-ai-sdk-tools.js'
+import { aiSdkProviderName } from './provider-name.js'
 import { toAiSdkError } from './errors/to-ai-sdk-error.js'
 import { AiSdkStreamMapper } from './stream/ai-sdk-stream-mapper.js'
 import type { AiSdkAgentOptions } from './types.js'
@@ -35,6 +36,11 @@ const ignoreError = () => {}
  * })
  */
 export class AiSdkAgent extends Agent<AiSdkAgentOptions> {
+  /** The provider of the model (`openai`, `anthropic`, `mistral_ai`...), for tracing. */
+  override get providerName(): string {
+    return aiSdkProviderName(this.options.model)
+  }
+
   /**
    * What providers attached to the tool calls of this conversation, by call id: sent back with each
    * call, as some APIs require (e.g. Gemini's thought signatures).

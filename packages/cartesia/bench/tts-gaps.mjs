@@ -5,17 +5,17 @@
 // rounds, the longest such silence of each answer and the time to first audio minus the scripted
 // 200 ms, beside a bare `ws` client sending the same first request on a warm socket.
 // Run after `pnpm build`: `pnpm --filter @openmic/cartesia bench:tts` (ROUNDS=... to change).
-import { createFakeCartesiaTTS } from '@openmic/testing'
+import { benchTtsGaps, createFakeCartesiaTTS, streamPieces } from '@openmic/testing'
 import { randomUUID } from 'node:crypto'
 import { performance } from 'node:perf_hooks'
-import { Readable } from 'node:stream'
-import { setTimeout as sleep } from 'node:timers/promises'
 import WebSocket from 'ws'
 import { CartesiaTTS } from '../dist/index.js'
 
 const ROUNDS = Number(process.env.ROUNDS ?? 30)
 const TTFB_MS = 200
-const TEXT = 'The weather is sunny today. It will be warm this afternoon. Enjoy your day!'
+const WORDS = 'The weather is sunny today. It will be warm this afternoon. Enjoy your day!'.match(
+  /\S+\s*/g
+)
 
 const fake = await createFakeCartesiaTTS({
   firstAudioDelayMs: TTFB_MS,
@@ -24,54 +24,6 @@ const fake = await createFakeCartesiaTTS({
   chunkDelayMs: 13,
 })
 const tts = new CartesiaTTS({ apiKey: 'bench', voiceId: 'v', baseURL: fake.baseURL })
-
-/** The answer's words, one piece every 10 ms, as an LLM streams them. */
-function words() {
-  return Readable.from(
-    (async function* () {
-      for (const word of TEXT.match(/\S+\s*/g)) {
-        yield word
-        await sleep(10)
-      }
-    })()
-  )
-}
-
-/** One answer: its longest silence at the client and the time to its first audio, in ms. */
-function speakOnce() {
-  return new Promise((resolve, reject) => {
-    const start = performance.now()
-    let firstAt = 0
-    let playhead = 0 // when the audio received so far ends playing
-    let silence = 0
-    const onAudio = (chunk) => {
-      const now = performance.now()
-      if (firstAt === 0) {
-        firstAt = now
-        playhead = now
-      }
-      silence = Math.max(silence, now - playhead)
-      playhead = Math.max(playhead, now) + (chunk.length / 2 / 16_000) * 1000
-    }
-    const cleanup = () => {
-      tts.off('Audio', onAudio)
-      tts.off('AudioEnd', onEnd)
-      tts.off('Failed', onFailed)
-    }
-    const onEnd = () => {
-      cleanup()
-      resolve({ silence, firstAudio: firstAt - start - TTFB_MS })
-    }
-    const onFailed = (error) => {
-      cleanup()
-      reject(error)
-    }
-    tts.on('Audio', onAudio)
-    tts.once('AudioEnd', onEnd)
-    tts.once('Failed', onFailed)
-    tts.speak(words())
-  })
-}
 
 const raw = new WebSocket(`${fake.baseURL.replace('http', 'ws')}/tts/websocket`, {
   headers: { Authorization: 'Bearer bench', 'Cartesia-Version': '2026-08-14' },
@@ -97,7 +49,7 @@ function rawFirstAudio() {
       }
     }
     raw.on('message', onMessage)
-    const [firstWord, ...rest] = TEXT.match(/\S+\s*/g)
+    const [firstWord, ...rest] = WORDS
     for (const [transcript, more] of [
       [firstWord, true],
       [rest.join(''), false],
@@ -115,32 +67,17 @@ function rawFirstAudio() {
   })
 }
 
-const percentile = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
+const bench = {
+  name: 'CartesiaTTS',
+  rawName: 'bare `ws` client',
+  rounds: ROUNDS,
+  ttfbMs: TTFB_MS,
+  answer: 'three sentences streamed word by word 10 ms apart',
+  tts,
+  text: () => streamPieces(WORDS, 10),
+  raw: rawFirstAudio,
 }
-
-await speakOnce() // warm-up
-await rawFirstAudio()
-const results = []
-const raws = []
-for (let i = 0; i < ROUNDS; i++) {
-  results.push(await speakOnce())
-  raws.push(await rawFirstAudio())
-}
-const silences = results.map((r) => r.silence)
-const firsts = results.map((r) => r.firstAudio)
-const ms = (value) => `${value.toFixed(2)} ms`
-console.log(`CartesiaTTS, three sentences, ${ROUNDS} rounds (TTFB ${TTFB_MS} ms scripted)`)
-console.log(
-  `longest silence between audio chunks: p50 ${ms(percentile(silences, 50))}, p99 ${ms(percentile(silences, 99))}, max ${ms(Math.max(...silences))}`
-)
-console.log(
-  `first audio minus the scripted TTFB:   p50 ${ms(percentile(firsts, 50))}, p99 ${ms(percentile(firsts, 99))}`
-)
-console.log(
-  `  the same through a bare ws client:   p50 ${ms(percentile(raws, 50))}, p99 ${ms(percentile(raws, 99))}`
-)
+console.log(await benchTtsGaps(bench))
 tts.destroy()
 raw.close()
 await fake.close()

@@ -1,5 +1,9 @@
 import { createFakeCartesiaSTT, createFakeCartesiaTTS } from '@openmic/testing'
-import { describeSTTConformance, describeTTSConformance } from '@openmic/testing/conformance'
+import {
+  describeSTTConformance,
+  describeTTSConformance,
+  scriptFakeSTT,
+} from '@openmic/testing/conformance'
 import { CartesiaSTT, CartesiaTTS } from '../src/index.js'
 
 const STALL_MS = 300
@@ -16,20 +20,12 @@ describeSTTConformance('CartesiaSTT', {
         baseURL: fake.baseURL,
         transcriptionTimeoutMs: STALL_MS,
       }),
-      next: (utterance) => {
-        if (utterance.kind === 'failure') fake.replyError('Scripted transcription failure')
-        if (utterance.kind === 'stall') fake.replyStall()
-        if (utterance.kind !== 'speech') return
+      ...scriptFakeSTT(fake, ({ transcript, partials }) => {
         // Two final pieces: the class must join them into one Transcript.
-        const { transcript } = utterance
         const cut = transcript.indexOf(' ') + 1
         const finals = cut > 0 ? [transcript.slice(0, cut), transcript.slice(cut)] : [transcript]
-        fake.replyTranscript(transcript, { partials: utterance.partials, finals })
-      },
-      closeConnection: async () => {
-        fake.closeSessions(1000)
-        await Promise.all(fake.sessions.map((session) => session.closed))
-      },
+        fake.replyTranscript(transcript, { partials, finals })
+      }),
       teardown: () => fake.close(),
     }
   },

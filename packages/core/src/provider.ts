@@ -11,6 +11,7 @@ export type {
   ModelAnswerLimits,
 } from './model/types.js'
 export { DEFAULT_MODEL_ANSWER_LIMITS } from './model/types.js'
+export type { ModelUsage } from './telemetry/reports.js'
 export { ModelEventStream } from './model/model-event-stream.js'
 export type { EmitPart, ModelEventMapper } from './model/model-event-stream.js'
 export { ToolCallAssembler } from './tools/tool-call-assembler.js'
@@ -21,6 +22,7 @@ export { shouldSendTools } from './tools/should-send-tools.js'
 export {
   errorStatus,
   isRetryableError,
+  isRetryableStreamCode,
   errorRetryAfterMs,
   retryAfterFromHeaders,
   MAX_RETRY_AFTER_MS,
@@ -36,15 +38,22 @@ export { SentenceSplitter } from './speech/SentenceSplitter.js'
 export { speakable } from './speech/speakable.js'
 export { SentenceTTS } from './speech/SentenceTTS.js'
 export type { SentenceTTSOptions } from './speech/SentenceTTS.js'
-export { JsonSocket, describeSocketEnd } from './socket/JsonSocket.js'
+export { JsonSocket, describeSocketEnd, socketEndError } from './socket/JsonSocket.js'
 export { errorBodyMessage } from './socket/error-body-message.js'
+export { webSocketURL } from './socket/web-socket-url.js'
+export type {
+  ProviderConnectionEvents,
+  ProviderConnectionOptions,
+} from './socket/provider-connection.js'
 export type { JsonSocketEnd, JsonSocketOptions, WebSocketLike } from './socket/JsonSocket.js'
 export { readRefusedUpgrade } from './socket/refused-upgrade.js'
 export type { RefusedUpgrade, UpgradeRefusal } from './socket/refused-upgrade.js'
+export type { ProviderErrorDetails } from './retry/ProviderError.js'
 export { StreamingSTT } from './stt/StreamingSTT.js'
 export type {
   StreamingAudio,
   StreamingConnection,
+  StreamingWire,
   StreamingSTTOptions,
   StreamingUtterance,
 } from './stt/StreamingSTT.js'

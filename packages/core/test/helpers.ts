@@ -9,10 +9,20 @@ export async function readAll(stream: Readable): Promise<string> {
   return text
 }
 
-/** Records every event an agent emits, in order, as `[name, ...args]`. */
-export function recordEvents(agent: Agent): Array<[keyof AgentEvents, ...unknown[]]> {
+/** The events that report timings (`ModelCallEnd`...), left out of {@link recordEvents}. */
+const REPORT_EVENTS: ReadonlySet<string> = new Set(['ModelCallEnd', 'ToolCallEnd', 'Fallback'])
+
+/**
+ * Records every event an agent emits, in order, as `[name, ...args]`; the report events only
+ * with `reports`.
+ */
+export function recordEvents(
+  agent: Agent,
+  { reports = false } = {}
+): Array<[keyof AgentEvents, ...unknown[]]> {
   const events: Array<[keyof AgentEvents, ...unknown[]]> = []
   for (const name of AGENT_EVENT_NAMES) {
+    if (!reports && REPORT_EVENTS.has(name)) continue
     agent.on(name, (...args: unknown[]) => events.push([name, ...args]))
   }
   return events

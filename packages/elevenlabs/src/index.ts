@@ -5,8 +5,8 @@ export type {
   ElevenLabsPcmFormat,
   ElevenLabsVoiceSettings,
 } from './tts/options.js'
-export { ElevenLabsTTSError } from './tts/ElevenLabsTTSError.js'
+export { ElevenLabsTTSError } from './tts/errors.js'
 // Speech-to-text
 export { ElevenLabsSTT } from './stt/ElevenLabsSTT.js'
 export type { ElevenLabsSTTOptions } from './stt/options.js'
-export { ElevenLabsSTTError } from './stt/ElevenLabsSTTError.js'
+export { ElevenLabsSTTError } from './stt/errors.js'

@@ -94,7 +94,7 @@ describe('ElevenLabsSTT', () => {
     expect(name).toBe('Failed')
     expect(failure).toBeInstanceOf(ElevenLabsSTTError)
     expect(failure.message).toBe(`ElevenLabsSTT: ${messageType}: ${error}`)
-    expect(failure.messageType).toBe(messageType)
+    expect(failure.code).toBe(messageType)
     await sleep(50)
     expect(events.map(([name]) => name)).toEqual(['Failed']) // no TranscriptEnd
   })

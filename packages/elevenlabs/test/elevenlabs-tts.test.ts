@@ -197,7 +197,7 @@ describe('ElevenLabsTTS', () => {
     await until(() => log.failures.length === 1)
     const failure = log.failures[0] as ElevenLabsTTSError
     expect(failure.message).toBe('ElevenLabsTTS: connection closed (code 1011: restart)')
-    expect(failure.code).toBe(1011)
+    expect(failure.closeCode).toBe(1011)
     stream.end('Never sent.')
     tts.speak(text('Again.'))
     await until(() => log.ends === 1)
@@ -215,7 +215,7 @@ describe('ElevenLabsTTS', () => {
     expect(failure.message).toBe(
       'ElevenLabsTTS: voice_not_found: A voice with this id was not found. (code 1008)'
     )
-    expect(failure.error).toBe('voice_not_found')
+    expect(failure.code).toBe('voice_not_found')
     await sleep(50)
     expect(log.ends).toBe(0)
   })

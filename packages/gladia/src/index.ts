@@ -1,5 +1,5 @@
 export { GladiaSTT } from './stt/GladiaSTT.js'
 export { GladiaSTTError } from './stt/errors.js'
 export type { GladiaSTTOptions } from './stt/options.js'
-export { DEFAULT_GLADIA_BASE_URL } from './stt/options.js'
-export type { DeepPartial, GladiaLiveSettings, GladiaMessagesConfig } from './stt/settings.js'
+export { DEFAULT_GLADIA_BASE_URL } from './stt/endpoint.js'
+export type { DeepPartial, GladiaLiveSettings, GladiaMessagesConfig } from './stt/options.js'

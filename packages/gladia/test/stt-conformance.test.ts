@@ -1,5 +1,5 @@
 import { createFakeGladiaLive } from '@openmic/testing'
-import { describeSTTConformance } from '@openmic/testing/conformance'
+import { describeSTTConformance, scriptFakeSTT } from '@openmic/testing/conformance'
 import { GladiaSTT } from '../src/index.js'
 
 const STALL_MS = 300
@@ -16,17 +16,9 @@ describeSTTConformance('GladiaSTT', {
         baseURL: fake.baseURL,
         transcriptionTimeoutMs: STALL_MS,
       }),
-      next: (utterance) => {
-        if (utterance.kind === 'failure') fake.replyError('Scripted transcription failure')
-        if (utterance.kind === 'stall') fake.replyStall()
-        if (utterance.kind === 'speech') {
-          fake.replyTranscript(utterance.transcript, { partials: utterance.partials })
-        }
-      },
-      closeConnection: async () => {
-        fake.closeSessions(1000)
-        await Promise.all(fake.sessions.map((session) => session.closed()))
-      },
+      ...scriptFakeSTT(fake, ({ transcript, partials }) =>
+        fake.replyTranscript(transcript, { partials })
+      ),
       teardown: () => fake.close(),
     }
   },

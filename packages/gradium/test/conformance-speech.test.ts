@@ -1,5 +1,9 @@
 import { createFakeGradiumSTT, createFakeGradiumTTS } from '@openmic/testing'
-import { describeSTTConformance, describeTTSConformance } from '@openmic/testing/conformance'
+import {
+  describeSTTConformance,
+  describeTTSConformance,
+  scriptFakeSTT,
+} from '@openmic/testing/conformance'
 import { GradiumSTT, GradiumTTS } from '../src/index.js'
 
 const STALL_MS = 300
@@ -16,23 +20,12 @@ describeSTTConformance('GradiumSTT', {
         baseURL: fake.baseURL,
         transcriptionTimeoutMs: STALL_MS,
       }),
-      next: (utterance) => {
-        if (utterance.kind === 'failure') fake.replyError('Scripted transcription failure')
-        if (utterance.kind === 'stall') fake.replyStall()
-        if (utterance.kind !== 'speech') return
-        // The suite's partials are the text so far; Gradium sends each new segment.
-        const segments = utterance.partials.map((partial, i) =>
-          partial.slice(i > 0 ? utterance.partials[i - 1]!.length : 0).trim()
-        )
-        const rest = utterance.transcript.slice(utterance.partials.at(-1)?.length ?? 0).trim()
-        fake.replyTranscript(utterance.transcript, {
-          segments: [...segments, ...(rest ? [rest] : [])].filter(Boolean),
-        })
-      },
-      closeConnection: async () => {
-        fake.closeSessions(1000)
-        await Promise.all(fake.sessions.map((session) => session.closed))
-      },
+      // Gradium sends each new segment: what each partial adds, then the rest of the text.
+      ...scriptFakeSTT(fake, ({ transcript, partials, deltas }) => {
+        const rest = transcript.slice(partials.at(-1)?.length ?? 0)
+        const segments = [...deltas, rest].map((segment) => segment.trim()).filter(Boolean)
+        fake.replyTranscript(transcript, { segments })
+      }),
       teardown: () => fake.close(),
     }
   },

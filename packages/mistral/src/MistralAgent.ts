@@ -33,6 +33,11 @@ import { DEFAULT_MISTRAL_MODEL, type MistralAgentOptions } from './types.js'
  * })
  */
 export class MistralAgent extends Agent<MistralAgentOptions> {
+  /** `mistral_ai`, as OpenTelemetry's GenAI conventions name the provider (for tracing). */
+  override get providerName(): string {
+    return 'mistral_ai'
+  }
+
   /** The Mistral client requests go through. */
   readonly mistral: Mistral
   private readonly tap: ChatStreamTap

@@ -4,7 +4,11 @@ import {
   float32Sine,
   speechResponse,
 } from '@openmic/testing'
-import { describeSTTConformance, describeTTSConformance } from '@openmic/testing/conformance'
+import {
+  describeSTTConformance,
+  describeTTSConformance,
+  scriptFakeSTT,
+} from '@openmic/testing/conformance'
 import { MistralSTT, MistralTTS } from '../src/index.js'
 
 const STALL_MS = 300
@@ -21,20 +25,10 @@ describeSTTConformance('MistralSTT', {
         serverURL: fake.serverURL,
         transcriptionTimeoutMs: STALL_MS,
       }),
-      next: (utterance) => {
-        if (utterance.kind === 'failure') fake.replyError('Scripted transcription failure')
-        if (utterance.kind === 'stall') fake.replyStall()
-        if (utterance.kind !== 'speech') return
-        // The suite's partials are the text so far; Mistral sends the new piece of each.
-        const deltas = utterance.partials.map((partial, i) =>
-          partial.slice(i > 0 ? utterance.partials[i - 1]!.length : 0)
-        )
-        fake.replyTranscript(utterance.transcript, { deltas })
-      },
-      closeConnection: async () => {
-        fake.closeSessions(1000)
-        await Promise.all(fake.sessions.map((session) => session.closed))
-      },
+      // Mistral sends what each partial adds.
+      ...scriptFakeSTT(fake, ({ transcript, deltas }) =>
+        fake.replyTranscript(transcript, { deltas })
+      ),
       teardown: () => fake.close(),
     }
   },

@@ -163,7 +163,7 @@ describe('MistralSTT: failures', () => {
     const failed = ends()[0]!
     expect(failed.type).toBe('Failed')
     expect((failed.value as Error).message).toBe('MistralSTT: Audio is too short')
-    expect((failed.value as { code: number }).code).toBe(3001)
+    expect((failed.value as { code: string }).code).toBe('3001')
     say(stt, chunk(2))
     await waitForEnds(2)
     expect(ends()[1]).toEqual({ type: 'Transcript', value: 'After the error' })

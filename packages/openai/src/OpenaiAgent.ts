@@ -44,6 +44,11 @@ import {
  * agent.answer().pipe(process.stdout)
  */
 export class OpenaiAgent extends Agent<OpenaiAgentOptions> {
+  /** `openai`, as OpenTelemetry's GenAI conventions name the provider (for tracing). */
+  override get providerName(): string {
+    return 'openai'
+  }
+
   /** The SDK client the agent uses. */
   readonly openai: OpenAI
   private readonly model: string
@@ -85,6 +90,8 @@ export class OpenaiAgent extends Agent<OpenaiAgentOptions> {
 
   private openChat(signal: AbortSignal): Promise<AsyncIterable<ChatCompletionChunk>> {
     const body: ChatCompletionCreateParamsStreaming = {
+      // The tokens used, in the last chunk (for tracing); settings may say otherwise
+      stream_options: { include_usage: true },
       ...(this.options.settings as OpenaiChatSettings),
       model: this.model,
       messages: convertToChatMessages(this.conversation),

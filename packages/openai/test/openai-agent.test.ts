@@ -310,7 +310,7 @@ describe('OpenaiAgent options', () => {
     expect(failed).toBeInstanceOf(OpenaiStreamError)
     expect(failed).toMatchObject({
       code: 'insufficient_quota',
-      message: 'insufficient_quota happened',
+      message: 'OpenaiAgent: insufficient_quota happened',
       retryable: false,
     })
     expect(fake.requests).toHaveLength(1)

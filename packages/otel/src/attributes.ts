@@ -1,12 +1,18 @@
 /**
- * The attribute names the spans and metrics carry. `gen_ai.*` are the OpenTelemetry GenAI
- * semantic conventions' own; `openmic.*` name what those conventions have no word for (voice).
+ * The attribute names the spans and metrics carry. `gen_ai.*` and `error.type` are the
+ * OpenTelemetry GenAI semantic conventions' own; `openmic.*` name what those conventions have no
+ * word for (voice).
  */
 export const ATTR = {
   conversationId: 'gen_ai.conversation.id',
   operationName: 'gen_ai.operation.name',
   genAiProvider: 'gen_ai.provider.name',
   requestModel: 'gen_ai.request.model',
+  inputTokens: 'gen_ai.usage.input_tokens',
+  outputTokens: 'gen_ai.usage.output_tokens',
+  tokenType: 'gen_ai.token.type',
+  toolName: 'gen_ai.tool.name',
+  toolCallId: 'gen_ai.tool.call.id',
   errorType: 'error.type',
   transport: 'openmic.transport',
   sttProvider: 'openmic.stt.provider',
@@ -18,11 +24,25 @@ export const ATTR = {
   callDuration: 'openmic.call.duration_s',
   callTurns: 'openmic.call.turns',
   turnNumber: 'openmic.turn.number',
+  turnOutcome: 'openmic.turn.outcome',
+  preemptive: 'openmic.turn.preemptive',
   sttMs: 'openmic.turn.stt_ms',
   agentFirstTextMs: 'openmic.turn.agent_first_text_ms',
   ttsFirstAudioMs: 'openmic.turn.tts_first_audio_ms',
   voiceToVoiceMs: 'openmic.turn.voice_to_voice_ms',
+  modelStep: 'openmic.model.step',
+  modelOutcome: 'openmic.model.outcome',
+  timeToFirstTokenMs: 'openmic.model.time_to_first_token_ms',
+  retryAttempt: 'openmic.retry.attempt',
+  retryDelayMs: 'openmic.retry.delay_ms',
+  heardMs: 'openmic.playback.heard_ms',
+  sentMs: 'openmic.playback.sent_ms',
+  playbackSource: 'openmic.playback.source',
   interruptionKind: 'openmic.interruption.kind',
+  fallbackFrom: 'openmic.fallback.from',
+  fallbackTo: 'openmic.fallback.to',
+  storeOperation: 'openmic.store.operation',
+  storeIndex: 'openmic.store.index',
   part: 'openmic.part',
   provider: 'openmic.provider',
 } as const

@@ -8,6 +8,11 @@ export const LATENCY_BUCKETS_MS: readonly number[] = Object.freeze([
   10, 25, 50, 75, 100, 150, 200, 300, 400, 500, 750, 1000, 1500, 2000, 3000, 5000, 10000,
 ])
 
+/** Bucket bounds for token counts, as the GenAI conventions advise for `gen_ai.client.token.usage`. */
+const TOKEN_BUCKETS: readonly number[] = [
+  1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864,
+]
+
 /** The instruments of one meter, shared by every call instrumented with it. */
 export interface CallInstruments {
   voiceToVoice: Histogram
@@ -18,6 +23,8 @@ export interface CallInstruments {
   turns: Counter
   interruptions: Counter
   failures: Counter
+  fallbacks: Counter
+  tokenUsage: Histogram
   activeCalls: UpDownCounter
 }
 
@@ -60,7 +67,7 @@ function createInstruments(meter: Meter): CallInstruments {
       'openmic.turn.duration',
       'User stopped speaking to the end of the answer production'
     ),
-    turns: counter('openmic.turns', 'User turns answered', '{turn}'),
+    turns: counter('openmic.turns', 'User turns, by outcome', '{turn}'),
     interruptions: counter(
       'openmic.interruptions',
       'Barge-ins over an answer: real (the answer was cut) or false (noise, it resumed)',
@@ -68,9 +75,19 @@ function createInstruments(meter: Meter): CallInstruments {
     ),
     failures: counter(
       'openmic.failures',
-      'Failures of the agent, STT or TTS, by part and provider',
+      'Failures of the agent, STT, TTS or store, by part and provider',
       '{failure}'
     ),
+    fallbacks: counter(
+      'openmic.fallbacks',
+      'Switches of a fallback agent, STT or TTS to its next provider',
+      '{fallback}'
+    ),
+    tokenUsage: meter.createHistogram('gen_ai.client.token.usage', {
+      description: 'Tokens used by each model call, as the provider reported them',
+      unit: '{token}',
+      advice: { explicitBucketBoundaries: [...TOKEN_BUCKETS] },
+    }),
     activeCalls: meter.createUpDownCounter('openmic.calls.active', {
       description: 'Calls in progress',
       unit: '{call}',

@@ -1,8 +1,11 @@
 import type { CallServer } from '@openmic/server'
 
+/** The parts of a call whose failures and fallbacks are counted. */
+export type Part = 'agent' | 'stt' | 'tts'
+
 /** A provider of the call, as its spans and metrics name it. */
 export interface PartName {
-  /** Its class name (`OpenaiAgent`, `GladiaSTT`...). */
+  /** Its `providerName` (`openai`, `gladia`...), when the call opened. */
   provider: string
   model?: string
 }
@@ -23,8 +26,8 @@ export interface CallModels {
 
 export function callParts(server: CallServer, models: CallModels = {}): CallParts {
   return {
-    agent: { provider: server.agent.constructor.name, model: models.agent },
-    stt: { provider: server.stt.constructor.name, model: models.stt },
-    tts: { provider: server.tts.constructor.name, model: models.tts },
+    agent: { provider: server.agent.providerName, model: models.agent },
+    stt: { provider: server.stt.providerName, model: models.stt },
+    tts: { provider: server.tts.providerName, model: models.tts },
   }
 }

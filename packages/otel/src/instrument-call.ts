@@ -1,6 +1,5 @@
 import {
   SpanKind,
-  SpanStatusCode,
   context as otelContext,
   metrics as otelMetrics,
   trace,
@@ -9,15 +8,35 @@ import {
   type MeterProvider,
   type TracerProvider,
 } from '@opentelemetry/api'
+import type { FallbackSwitch, ModelCallReport, ToolCallReport } from '@openmic/core'
 import type { MicdropTurnMetrics } from '@openmic/core/protocol'
-import type { BargeInVerdict, CallServer, TurnTimes } from '@openmic/server'
+import type {
+  BargeInVerdict,
+  CallServer,
+  StoreCallReport,
+  StoreOperation,
+  TurnReport,
+  TurnTimes,
+} from '@openmic/server'
 import { ATTR } from './attributes.js'
 import { callInstruments } from './call-metrics.js'
-import { callParts, type CallModels, type PartName } from './call-parts.js'
+import { callParts, type CallModels, type CallParts, type Part } from './call-parts.js'
+import { RecordPlacer, type CallRecord } from './call-records.js'
 import { SpanClock } from './clock.js'
 import { endReason } from './end-reason.js'
+import {
+  errorTypeOf,
+  failureSpan,
+  modelCallSpan,
+  recordError,
+  round,
+  startSpan,
+  toolCallSpan,
+  type SpanKit,
+} from './record-spans.js'
 import type { TracedLogger } from './traced-logger.js'
-import { recordTurnSpans } from './turn-spans.js'
+import { recordEventAttributes, recordTurnSpans, turnStart } from './turn-spans.js'
+import { onTransportClose } from './transport-close.js'
 
 /** The name of the tracer and meter the spans and metrics come from. */
 export const INSTRUMENTATION_NAME = '@openmic/otel'
@@ -47,16 +66,15 @@ export interface CallTelemetry {
   readonly traceId: string
 }
 
-type Part = 'agent' | 'stt' | 'tts'
-
 /**
  * Traces and measures one call, from outside it: call it right after creating the server
  * (`MicdropServer`, `TwilioServer`, `TelnyxServer`...), before the call opens. It listens to the
- * server's events only; the spans of a turn are built from the instants its `Metrics` event was
- * measured from, so spans, histograms and the `Metrics` frame carry the same numbers.
+ * events of the server and of its agent, STT and TTS; the spans of a turn are built once the turn
+ * is over (the server's `Turn` event), from the instants its `Metrics` were measured from, so
+ * spans, histograms and the `Metrics` frame carry the same numbers.
  *
  * With no OpenTelemetry SDK registered (and no provider given) it does next to nothing: the spans
- * are not recording, and the turns' child spans are not built at all.
+ * are not recording, and no span of a turn is built at all.
  *
  * @example
  * const server = new MicdropServer(socket, { agent, stt, tts, conversationId })
@@ -75,9 +93,12 @@ export function instrumentCall(
     (options.meterProvider ?? otelMetrics.getMeterProvider()).getMeter(INSTRUMENTATION_NAME)
   )
   const clock = new SpanClock()
+  const startedAt = Date.now()
   const parts = callParts(call, options.models)
   const transport = options.transport ?? call.constructor.name
   const metricAttributes: Attributes = { [ATTR.transport]: transport }
+  const kit: SpanKit = { tracer, clock, parts, base: { [ATTR.transport]: transport } }
+  const parentContext = options.parentContext ?? otelContext.active()
   const callSpan = tracer.startSpan(
     'openmic.call',
     {
@@ -85,23 +106,59 @@ export function instrumentCall(
       startTime: clock.time(),
       attributes: callAttributes(options, parts, transport),
     },
-    options.parentContext ?? otelContext.active()
+    parentContext
   )
-  const callContext = trace.setSpan(options.parentContext ?? otelContext.active(), callSpan)
+  const callContext = trace.setSpan(parentContext, callSpan)
   const recording = callSpan.isRecording()
   if (recording && options.logger) options.logger.traceId = callSpan.spanContext().traceId
   let turns = 0
   instruments.activeCalls.add(1, metricAttributes)
 
-  const onMetrics = (metrics: MicdropTurnMetrics, times: TurnTimes) => {
-    const endedAt = performance.now()
-    turns++
-    recordTurnMetrics(metrics, endedAt - times.stopAt)
-    if (recording)
-      recordTurnSpans(tracer, callContext, clock, parts, { metrics, times, endedAt, number: turns })
+  /** Errors already recorded on a turn's span: their `Failed` makes no span of its own. */
+  const claimed = new WeakSet<object>()
+  const isClaimed = (error: unknown) =>
+    typeof error === 'object' && error !== null && claimed.has(error)
+  /** A record that belongs to no turn (or came after its turn's span ended): on the call span. */
+  const onCall = (record: CallRecord) => {
+    if (record.kind === 'model') modelCallSpan(kit, callContext, record.report)
+    else if (record.kind === 'tool') toolCallSpan(kit, callContext, record.report)
+    else if (record.kind === 'failure') {
+      if (!isClaimed(record.error))
+        failureSpan(kit, callContext, record.part, record.provider, record.error, record.at)
+    } else {
+      const name = record.kind === 'interruption' ? 'openmic.interruption' : 'openmic.fallback'
+      callSpan.addEvent(name, recordEventAttributes(record), clock.time(record.at))
+    }
   }
-  const recordTurnMetrics = (metrics: MicdropTurnMetrics, durationMs: number) => {
-    instruments.turns.add(1, metricAttributes)
+  const placer = new RecordPlacer(onCall)
+  const record = (entry: CallRecord) => {
+    if (recording) placer.add(entry)
+  }
+
+  /**
+   * The answers whose latencies were recorded at their `Metrics` event (by when they were asked
+   * for): at once, as audio starts playing. A turn without one (failed, cut before its production
+   * ended) has its latencies recorded when it is over.
+   */
+  const measured = new Set<number>()
+  const onMetrics = (metrics: MicdropTurnMetrics, times: TurnTimes) => {
+    measured.add(times.requestedAt)
+    recordLatencies(metrics, times.stopAt, performance.now())
+  }
+  const onTurn = (report: TurnReport) => {
+    turns++
+    instruments.turns.add(1, { ...metricAttributes, [ATTR.turnOutcome]: report.outcome })
+    const { requestedAt, stopAt, producedAt } = report.times
+    if (requestedAt === undefined || !measured.delete(requestedAt))
+      recordLatencies(report.metrics, stopAt, producedAt)
+    if (!recording) return
+    const { failure } = report
+    if (typeof failure?.error === 'object' && failure.error !== null) claimed.add(failure.error)
+    const records = placer.take(turnStart(report))
+    placer.placed(recordTurnSpans(kit, callContext, report, turns, records, { late: onCall }))
+  }
+  /** A turn's latencies; `producedAt`: when its answer's production ended. */
+  const recordLatencies = (metrics: MicdropTurnMetrics, stopAt: number, producedAt?: number) => {
     if (metrics.endToEndMs !== undefined)
       instruments.voiceToVoice.record(metrics.endToEndMs, metricAttributes)
     if (metrics.sttMs !== undefined) instruments.stt.record(metrics.sttMs, metricAttributes)
@@ -109,70 +166,148 @@ export function instrumentCall(
       instruments.modelFirstText.record(metrics.agentFirstTextMs, metricAttributes)
     if (metrics.ttsFirstAudioMs !== undefined)
       instruments.ttsFirstAudio.record(metrics.ttsFirstAudioMs, metricAttributes)
-    instruments.turnDuration.record(Math.round(durationMs * 100) / 100, metricAttributes)
+    if (metrics.endToEndMs !== undefined && producedAt !== undefined)
+      instruments.turnDuration.record(round(Math.max(0, producedAt - stopAt)), metricAttributes)
   }
-  const onBargeIn = (verdict: BargeInVerdict) => {
+  const onBargeIn = (verdict: BargeInVerdict, heardMs: number, at: number) => {
     const kind = verdict === 'interrupted' ? 'real' : 'false'
     instruments.interruptions.add(1, { ...metricAttributes, [ATTR.interruptionKind]: kind })
-    callSpan.addEvent('openmic.interruption', { [ATTR.interruptionKind]: kind }, clock.time())
+    record({ kind: 'interruption', at, verdict, heardMs })
   }
-  const failed = (part: Part, name: PartName) => (error: unknown) => {
-    const errorType = errorTypeOf(error)
+  const onModelCall = (report: ModelCallReport) => {
+    const { usage } = report
+    if (usage) {
+      const attributes = {
+        ...metricAttributes,
+        [ATTR.operationName]: 'chat',
+        [ATTR.genAiProvider]: report.provider,
+        ...(parts.agent.model !== undefined && { [ATTR.requestModel]: parts.agent.model }),
+      }
+      if (usage.inputTokens !== undefined)
+        instruments.tokenUsage.record(usage.inputTokens, {
+          ...attributes,
+          [ATTR.tokenType]: 'input',
+        })
+      if (usage.outputTokens !== undefined)
+        instruments.tokenUsage.record(usage.outputTokens, {
+          ...attributes,
+          [ATTR.tokenType]: 'output',
+        })
+    }
+    record({ kind: 'model', at: report.startAt, report })
+  }
+  const onToolCall = (report: ToolCallReport) =>
+    record({ kind: 'tool', at: report.startAt, report })
+  const countFailure = (part: Part | 'store', provider: string | undefined, error: unknown) =>
     instruments.failures.add(1, {
       ...metricAttributes,
       [ATTR.part]: part,
-      [ATTR.provider]: name.provider,
-      [ATTR.errorType]: errorType,
+      ...(provider !== undefined && { [ATTR.provider]: provider }),
+      [ATTR.errorType]: errorTypeOf(error),
     })
-    if (!recording) return
-    // The failing part's own span, at the instant it reported the failure.
-    const at = clock.time()
-    const span = tracer.startSpan(
-      part === 'agent' ? 'chat' : `openmic.${part}`,
-      {
-        kind: SpanKind.CLIENT,
-        startTime: at,
-        attributes: {
-          [ATTR.part]: part,
-          [ATTR.provider]: name.provider,
-          [ATTR.errorType]: errorType,
-        },
+  const partListeners = (part: Part) => {
+    const provider = () => call[part].providerName
+    return {
+      Failed: (error: unknown) => {
+        countFailure(part, provider(), error)
+        if (!isClaimed(error))
+          record({ kind: 'failure', at: performance.now(), part, provider: provider(), error })
       },
-      callContext
-    )
-    if (error instanceof Error) span.recordException(error, at)
-    span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessage(error) })
-    span.end(at)
+      Fallback: (fallback: FallbackSwitch) => {
+        // The provider left failed: counted as its failure, and as a fallback taken
+        countFailure(part, fallback.from, fallback.error)
+        instruments.fallbacks.add(1, {
+          ...metricAttributes,
+          [ATTR.part]: part,
+          [ATTR.fallbackFrom]: fallback.from,
+          [ATTR.fallbackTo]: fallback.to,
+        })
+        record({ kind: 'fallback', at: performance.now(), part, fallback })
+      },
+    }
   }
   const listeners = {
-    agent: failed('agent', parts.agent),
-    stt: failed('stt', parts.stt),
-    tts: failed('tts', parts.tts),
+    agent: partListeners('agent'),
+    stt: partListeners('stt'),
+    tts: partListeners('tts'),
   }
-  call.agent.on('Failed', listeners.agent)
-  call.stt.on('Failed', listeners.stt)
-  call.tts.on('Failed', listeners.tts)
+  const onStoreCall = (report: StoreCallReport) => {
+    if (!recording) return
+    const span = startSpan(kit, `openmic.store.${report.operation}`, callContext, report.startAt, {
+      [ATTR.storeOperation]: report.operation,
+      ...(report.index !== undefined && { [ATTR.storeIndex]: report.index }),
+    })
+    if (report.error !== undefined) recordError(kit, span, report.error, report.endAt)
+    span.end(clock.time(report.endAt))
+  }
+  const onStoreError = (error: unknown, operation: StoreOperation) => {
+    countFailure('store', undefined, error)
+    callSpan.addEvent(
+      'openmic.store_error',
+      { [ATTR.storeOperation]: operation, [ATTR.errorType]: errorTypeOf(error) },
+      clock.time()
+    )
+  }
+
+  for (const part of PARTS) {
+    emitterOf(call, part).on('Failed', listeners[part].Failed)
+    emitterOf(call, part).on('Fallback', listeners[part].Fallback)
+  }
+  call.agent.on('ModelCallEnd', onModelCall)
+  call.agent.on('ToolCallEnd', onToolCall)
   call.on('Metrics', onMetrics)
+  call.on('Turn', onTurn)
   call.on('BargeIn', onBargeIn)
-  call.once('End', (summary, code) => {
-    call.agent.off('Failed', listeners.agent)
-    call.stt.off('Failed', listeners.stt)
-    call.tts.off('Failed', listeners.tts)
+  call.on('StoreCall', onStoreCall)
+  call.on('StoreError', onStoreError)
+
+  let finished = false
+  const finish = (code: number | undefined, durationS: number) => {
+    if (finished) return
+    finished = true
+    for (const part of PARTS) {
+      emitterOf(call, part).off('Failed', listeners[part].Failed)
+      emitterOf(call, part).off('Fallback', listeners[part].Fallback)
+    }
+    call.agent.off('ModelCallEnd', onModelCall)
+    call.agent.off('ToolCallEnd', onToolCall)
     instruments.activeCalls.add(-1, metricAttributes)
+    placer.flush()
     callSpan.setAttributes({
       [ATTR.endReason]: endReason(code),
-      [ATTR.callDuration]: summary.duration,
+      [ATTR.callDuration]: durationS,
       [ATTR.callTurns]: turns,
       ...(code !== undefined && { [ATTR.closeCode]: code }),
     })
     callSpan.end(clock.time())
-  })
+  }
+  call.once('End', (summary, code) => finish(code, summary.duration))
+  // Should `End` never come (its listeners removed), the transport's close still ends the call
+  onTransportClose(call, (code) => finish(code, Math.round((Date.now() - startedAt) / 10) / 100))
   return { context: callContext, traceId: callSpan.spanContext().traceId }
+}
+
+const PARTS: readonly Part[] = ['agent', 'stt', 'tts']
+
+/** The events every part (agent, STT, TTS) has alike. */
+interface PartEvents {
+  Failed: [error: unknown]
+  Fallback: [fallback: FallbackSwitch]
+}
+
+/** A part as the emitter of the events they all have. */
+interface PartEmitter {
+  on<E extends keyof PartEvents>(event: E, listener: (...args: PartEvents[E]) => void): unknown
+  off<E extends keyof PartEvents>(event: E, listener: (...args: PartEvents[E]) => void): unknown
+}
+
+function emitterOf(call: CallServer, part: Part): PartEmitter {
+  return call[part] as unknown as PartEmitter
 }
 
 function callAttributes(
   options: InstrumentCallOptions,
-  parts: ReturnType<typeof callParts>,
+  parts: CallParts,
   transport: string
 ): Attributes {
   const attributes: Attributes = {
@@ -186,13 +321,4 @@ function callAttributes(
   if (parts.stt.model !== undefined) attributes[ATTR.sttModel] = parts.stt.model
   if (parts.tts.model !== undefined) attributes[ATTR.ttsModel] = parts.tts.model
   return attributes
-}
-
-function errorTypeOf(error: unknown): string {
-  if (error instanceof Error) return error.name
-  return typeof error
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }

@@ -1,88 +1,171 @@
-import { SpanKind, trace, type Attributes, type Context, type Tracer } from '@opentelemetry/api'
-import type { MicdropTurnMetrics } from '@openmic/core/protocol'
-import type { TurnTimes } from '@openmic/server'
+import { SpanKind, trace, type Attributes, type Context, type Span } from '@opentelemetry/api'
+import type { TurnReport } from '@openmic/server'
 import { ATTR } from './attributes.js'
-import type { SpanClock } from './clock.js'
-import type { CallParts } from './call-parts.js'
+import type { CallRecord, PlacedTurn } from './call-records.js'
+import {
+  failureSpan,
+  modelCallSpan,
+  partAttributes,
+  recordError,
+  startSpan,
+  timedSpan,
+  toolCallSpan,
+  type SpanKit,
+} from './record-spans.js'
 
-/** What one turn's spans are made of: the `Metrics` event and where the turn sits in the call. */
-export interface TurnRecord {
-  metrics: MicdropTurnMetrics
-  times: TurnTimes
-  /** When the answer's production ended (the `Metrics` event; performance.now()). */
-  endedAt: number
-  number: number
+/** What becomes of records that are no span of the turn's (events, once its span has ended). */
+export interface TurnEvents {
+  /** An interruption or a fallback that came after its turn's span ended: on the call span. */
+  late(record: CallRecord): void
+}
+
+/** The first instant a turn covers: a preemptive answer starts before the end is confirmed. */
+export function turnStart({ times }: TurnReport): number {
+  return Math.min(
+    times.stopAt,
+    times.pausedAt ?? Infinity,
+    times.transcriptAt ?? Infinity,
+    times.requestedAt ?? Infinity
+  )
 }
 
 /**
- * The span of one user turn and its children, built once the turn is over from the instants its
- * `Metrics` were measured from: the spans' durations are the event's numbers.
+ * The span of one user turn and its children, built once the turn is over from the instants the
+ * server measured it with (its `Metrics` numbers are the spans' durations), and the records that
+ * happened in it (model and tool calls, failures, interruptions, fallbacks).
  */
 export function recordTurnSpans(
-  tracer: Tracer,
+  kit: SpanKit,
   parent: Context,
-  clock: SpanClock,
-  parts: CallParts,
-  turn: TurnRecord
-): void {
-  const { metrics, times } = turn
-  const turnSpan = tracer.startSpan(
+  report: TurnReport,
+  number: number,
+  records: CallRecord[],
+  events: TurnEvents
+): PlacedTurn {
+  const { times, failure } = report
+  const start = turnStart(report)
+  const turnSpan = startSpan(
+    kit,
     'openmic.turn',
-    {
-      kind: SpanKind.INTERNAL,
-      startTime: clock.time(times.stopAt),
-      attributes: turnAttributes(turn),
-    },
-    parent
+    parent,
+    start,
+    turnAttributes(report, number),
+    SpanKind.INTERNAL
   )
   const inTurn = trace.setSpan(parent, turnSpan)
-  const child = (name: string, startAt: number, endAt: number, attributes: Attributes) => {
-    const span = tracer.startSpan(
-      name,
-      { kind: SpanKind.CLIENT, startTime: clock.time(startAt), attributes },
-      inTurn
-    )
-    span.end(clock.time(endAt))
+  if (start < times.stopAt) turnSpan.addEvent('openmic.user_stopped', kit.clock.time(times.stopAt))
+
+  if (times.transcriptAt !== undefined || failure?.part === 'stt') {
+    // From where the user stopped (paused, with preemptive answers) to the transcript; one that
+    // came before gives a span of 0 ms
+    const from = times.pausedAt ?? times.stopAt
+    const to = failure?.part === 'stt' ? failure.at : times.transcriptAt!
+    const stt = startSpan(kit, 'openmic.stt', inTurn, from, partAttributes(kit, 'stt'))
+    if (failure?.part === 'stt') recordError(kit, stt, failure.error, failure.at)
+    stt.end(kit.clock.time(Math.max(from, to)))
   }
-  if (times.transcriptAt !== undefined) {
-    // A transcript may come before StopSpeaking (streaming STT): the wait was then nothing.
-    child('openmic.stt', times.stopAt, Math.max(times.stopAt, times.transcriptAt), {
-      [ATTR.sttProvider]: parts.stt.provider,
-      ...(parts.stt.model !== undefined && { [ATTR.sttModel]: parts.stt.model }),
+
+  let agent: { context: Context; from: number } | undefined
+  if (times.requestedAt !== undefined) {
+    const span = startSpan(kit, 'invoke_agent', inTurn, times.requestedAt, {
+      ...partAttributes(kit, 'agent'),
+      ...(report.metrics.agentFirstTextMs !== undefined && {
+        [ATTR.agentFirstTextMs]: report.metrics.agentFirstTextMs,
+      }),
     })
+    if (times.firstTextAt !== undefined)
+      span.addEvent('openmic.first_text', kit.clock.time(times.firstTextAt))
+    if (failure?.part === 'agent') recordError(kit, span, failure.error, failure.at)
+    span.end(kit.clock.time(Math.max(times.requestedAt, times.producedAt ?? times.endedAt)))
+    agent = { context: trace.setSpan(inTurn, span), from: times.requestedAt }
   }
-  const model = tracer.startSpan(
-    parts.agent.model !== undefined ? `chat ${parts.agent.model}` : 'chat',
-    {
-      kind: SpanKind.CLIENT,
-      startTime: clock.time(times.requestedAt),
-      attributes: {
-        [ATTR.operationName]: 'chat',
-        [ATTR.genAiProvider]: parts.agent.provider,
-        ...(parts.agent.model !== undefined && { [ATTR.requestModel]: parts.agent.model }),
-        ...(metrics.agentFirstTextMs !== undefined && {
-          [ATTR.agentFirstTextMs]: metrics.agentFirstTextMs,
-        }),
-      },
-    },
-    inTurn
-  )
-  if (times.firstTextAt !== undefined)
-    model.addEvent('gen_ai.first_token', clock.time(times.firstTextAt))
-  model.end(clock.time(turn.endedAt))
-  if (times.firstTextAt !== undefined && times.firstAudioAt !== undefined) {
-    child('openmic.tts', times.firstTextAt, times.firstAudioAt, {
-      [ATTR.ttsProvider]: parts.tts.provider,
-      ...(parts.tts.model !== undefined && { [ATTR.ttsModel]: parts.tts.model }),
-    })
+
+  if (
+    times.firstTextAt !== undefined &&
+    (times.firstAudioAt !== undefined || failure?.part === 'tts')
+  ) {
+    const tts = startSpan(kit, 'openmic.tts', inTurn, times.firstTextAt, partAttributes(kit, 'tts'))
+    const end = times.firstAudioAt ?? failure!.at
+    if (times.firstAudioAt === undefined) recordError(kit, tts, failure!.error, failure!.at)
+    tts.end(kit.clock.time(Math.max(times.firstTextAt, end)))
+  } else if (failure?.part === 'tts') {
+    failureSpan(kit, inTurn, 'tts', kit.parts.tts.provider, failure.error, failure.at)
   }
   if (times.firstSentAt !== undefined)
-    turnSpan.addEvent('openmic.first_audio_sent', clock.time(times.firstSentAt))
-  turnSpan.end(clock.time(turn.endedAt))
+    turnSpan.addEvent('openmic.first_audio_sent', kit.clock.time(times.firstSentAt))
+
+  const { playback } = report
+  if (playback) {
+    timedSpan(
+      kit,
+      'openmic.playback',
+      inTurn,
+      playback.startAt,
+      playback.endAt,
+      {
+        [ATTR.heardMs]: playback.heardMs,
+        [ATTR.sentMs]: playback.sentMs,
+        [ATTR.playbackSource]: playback.source,
+      },
+      SpanKind.INTERNAL
+    )
+  }
+
+  const place = (record: CallRecord, open?: Span) => {
+    if (record.kind === 'model' || record.kind === 'tool') {
+      const under = agent && record.at >= agent.from ? agent.context : inTurn
+      if (record.kind === 'model') modelCallSpan(kit, under, record.report)
+      else toolCallSpan(kit, under, record.report)
+    } else if (record.kind === 'failure') {
+      // The turn's own failure is on the span of its step already
+      if (record.error !== failure?.error)
+        failureSpan(kit, inTurn, record.part, record.provider, record.error, record.at)
+    } else if (!open) {
+      events.late(record)
+    } else {
+      open.addEvent(
+        record.kind === 'interruption' ? 'openmic.interruption' : 'openmic.fallback',
+        recordEventAttributes(record),
+        kit.clock.time(record.at)
+      )
+    }
+  }
+  for (const record of records) place(record, turnSpan)
+  turnSpan.end(kit.clock.time(Math.max(start, times.endedAt)))
+  return {
+    start,
+    last: times.producedAt ?? times.endedAt,
+    place: (record) => place(record),
+  }
 }
 
-function turnAttributes({ metrics, number }: TurnRecord): Attributes {
-  const attributes: Attributes = { [ATTR.turnNumber]: number }
+/** The attributes of an interruption or fallback event. */
+export function recordEventAttributes(record: CallRecord): Attributes {
+  if (record.kind === 'interruption') {
+    return {
+      [ATTR.interruptionKind]: record.verdict === 'interrupted' ? 'real' : 'false',
+      [ATTR.heardMs]: record.heardMs,
+    }
+  }
+  if (record.kind === 'fallback') {
+    return {
+      [ATTR.part]: record.part,
+      [ATTR.fallbackFrom]: record.fallback.from,
+      [ATTR.fallbackTo]: record.fallback.to,
+      [ATTR.errorType]:
+        record.fallback.error instanceof Error
+          ? record.fallback.error.name
+          : typeof record.fallback.error,
+    }
+  }
+  return {}
+}
+
+function turnAttributes({ metrics, outcome, times }: TurnReport, number: number): Attributes {
+  const attributes: Attributes = { [ATTR.turnNumber]: number, [ATTR.turnOutcome]: outcome }
+  // Answered at the user's pause, before the end of the turn was confirmed
+  if (times.requestedAt !== undefined && times.requestedAt < times.stopAt)
+    attributes[ATTR.preemptive] = true
   if (metrics.sttMs !== undefined) attributes[ATTR.sttMs] = metrics.sttMs
   if (metrics.agentFirstTextMs !== undefined)
     attributes[ATTR.agentFirstTextMs] = metrics.agentFirstTextMs

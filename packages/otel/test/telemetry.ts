@@ -24,6 +24,8 @@ class ManualReader extends MetricReader {
   protected async onShutdown(): Promise<void> {}
 }
 
+export type Telemetry = ReturnType<typeof createTelemetry>
+
 export function createTelemetry() {
   const exporter = new InMemorySpanExporter()
   const tracerProvider = new BasicTracerProvider({
@@ -33,11 +35,17 @@ export function createTelemetry() {
   const meterProvider = new MeterProvider({ readers: [reader] })
 
   const spans = () => exporter.getFinishedSpans()
+  const named = (name: string) => spans().filter((s) => s.name === name)
   const span = (name: string): ReadableSpan => {
-    const found = spans().filter((s) => s.name === name)
+    const found = named(name)
     if (found.length !== 1) throw new Error(`${found.length} spans named ${name}`)
     return found[0]!
   }
+  /** The spans whose parent is `parent`, by name, in the order they started. */
+  const children = (parent: ReadableSpan) =>
+    spans()
+      .filter((s) => s.parentSpanContext?.spanId === parent.spanContext().spanId)
+      .sort((a, b) => hrMs(a.startTime) - hrMs(b.startTime))
   /** The data points of one metric, by name. */
   const points = async (name: string): Promise<DataPoint<unknown>[]> => {
     const { resourceMetrics } = await reader.collect()
@@ -57,7 +65,18 @@ export function createTelemetry() {
     (await points(name))
       .filter((p) => Object.entries(attributes).every(([k, v]) => p.attributes[k] === v))
       .reduce((sum, p) => sum + (p.value as number), 0)
-  return { tracerProvider, meterProvider, spans, span, histogram, counter, DataPointType }
+  return {
+    tracerProvider,
+    meterProvider,
+    spans,
+    named,
+    span,
+    children,
+    points,
+    histogram,
+    counter,
+    DataPointType,
+  }
 }
 
 /** A span's duration, in ms. */
@@ -70,6 +89,13 @@ export function betweenMs(from: HrTime, to: HrTime): number {
   return hrMs(to) - hrMs(from)
 }
 
-function hrMs([seconds, nanos]: HrTime): number {
+/** Whether `child` lies within `parent` in time. */
+export function within(child: ReadableSpan, parent: ReadableSpan): boolean {
+  return (
+    hrMs(child.startTime) >= hrMs(parent.startTime) && hrMs(child.endTime) <= hrMs(parent.endTime)
+  )
+}
+
+export function hrMs([seconds, nanos]: HrTime): number {
   return seconds * 1000 + nanos / 1e6
 }

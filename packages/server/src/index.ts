@@ -13,14 +13,17 @@ export type {
   MediaStreamCommand,
   MediaStreamMessage,
 } from './transport/phone/media-stream-messages.js'
+export type { CustomParameters } from './transport/phone/media-stream-wire.js'
 export {
   parseMediaStreamFrame,
   readCommonMediaStreamEvent,
+  readCustomParameters,
   unknownMediaStreamEvent,
   writeMediaStreamCommand,
 } from './transport/phone/media-stream-wire.js'
 export type { BargeInVerdict, MicdropServerEvents, MicdropServerOptions } from './server/types.js'
 export type { AnswerTimes, TurnClock, TurnTimes } from './metrics/turn-metrics.js'
+export type { PlaybackTimes, TurnFailure, TurnOutcome, TurnReport } from './metrics/turn-report.js'
 export type { AnswerOutcome } from './call/types.js'
 export { waitForParams, type WaitForParamsOptions } from './params/waitForParams.js'
 export { holdFrames } from './params/held-frames.js'
@@ -32,7 +35,12 @@ export type {
   MicdropRecorderEvents,
   MicdropRecording,
 } from './recorder/types.js'
-export type { ConversationRecord, ConversationStore, StoreOperation } from './store/types.js'
+export type {
+  ConversationRecord,
+  ConversationStore,
+  StoreCallReport,
+  StoreOperation,
+} from './store/types.js'
 export { ConversationConflictError } from './store/types.js'
 export {
   MemoryConversationStore,

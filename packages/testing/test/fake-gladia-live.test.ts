@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
+import { afterEach, describe, expect, it } from 'vitest'
 import { createFakeGladiaLive, type FakeGladiaLive } from '../src/index.js'
+import { connectRawClient } from './raw-client.js'
 
 let fake: FakeGladiaLive | undefined
 
@@ -16,31 +17,6 @@ async function createSession(fake: FakeGladiaLive, body: unknown = {}, key = 'gl
     body: JSON.stringify(body),
   })
   return { status: response.status, body: (await response.json()) as any }
-}
-
-/** A raw client on a session's URL: the messages it received, and a way to wait for one. */
-async function connect(url: string) {
-  const ws = new WebSocket(url)
-  const messages: any[] = []
-  ws.on('message', (data) => messages.push(JSON.parse(String(data))))
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve())
-    ws.once('error', reject)
-  })
-  const next = async (type: string) => {
-    const start = Date.now()
-    for (;;) {
-      const found = messages.find((message) => message.type === type)
-      if (found) {
-        messages.splice(messages.indexOf(found), 1)
-        return found
-      }
-      if (Date.now() - start > 2000) throw new Error(`no ${type}`)
-      await new Promise((resolve) => setTimeout(resolve, 2))
-    }
-  }
-  const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)))
-  return { ws, messages, next, closed }
 }
 
 describe('FakeGladiaLive', () => {
@@ -62,7 +38,7 @@ describe('FakeGladiaLive', () => {
     const { body } = await createSession(fake, {
       messages_config: { receive_partial_transcripts: true, receive_lifecycle_events: true },
     })
-    const client = await connect(body.url)
+    const client = await connectRawClient(body.url)
     client.ws.send(Buffer.alloc(640, 1))
     client.ws.send(
       JSON.stringify({
@@ -104,11 +80,11 @@ describe('FakeGladiaLive', () => {
     fake = await createFakeGladiaLive()
     fake.reply({ type: 'stop' }, { type: 'final', text: 'resumed' }, { type: 'end' })
     const { body } = await createSession(fake)
-    const first = await connect(body.url)
+    const first = await connectRawClient(body.url)
     first.ws.send(Buffer.alloc(100, 1))
     await first.next('audio_chunk')
     first.ws.terminate()
-    const second = await connect(body.url)
+    const second = await connectRawClient(body.url)
     second.ws.send(Buffer.alloc(50, 2))
     expect((await second.next('audio_chunk')).data.byte_range).toEqual([100, 150])
     second.ws.send(JSON.stringify({ type: 'stop_recording' }))

@@ -1,45 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { WebSocket } from 'ws'
 import { createFakeGradiumSTT, createFakeGradiumTTS } from '../src/index.js'
+import { connectRawClient } from './raw-client.js'
+
+const connect = (url: string, key = 'g-test') => connectRawClient(url, { 'x-api-key': key })
 
 const closers: Array<() => Promise<void>> = []
 afterEach(async () => {
   for (const close of closers.splice(0)) await close()
 })
-
-/** A raw client: every server message it received, and a way to wait for one. */
-async function connect(url: string, key = 'g-test') {
-  const ws = new WebSocket(url, { headers: { 'x-api-key': key } })
-  const messages: any[] = []
-  let closeCode: number | undefined
-  ws.on('message', (data) => messages.push(JSON.parse(data.toString())))
-  ws.on('close', (code) => (closeCode = code))
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve())
-    ws.once('error', reject)
-  })
-  const until = async (done: () => boolean, what: string) => {
-    const start = Date.now()
-    while (!done()) {
-      if (Date.now() - start > 2000) throw new Error(`no ${what}`)
-      await new Promise((resolve) => setTimeout(resolve, 2))
-    }
-  }
-  const next = async (type: string, where: (m: any) => boolean = () => true) => {
-    await until(() => messages.some((m) => m.type === type && where(m)), type)
-    const found = messages.find((m) => m.type === type && where(m))
-    messages.splice(messages.indexOf(found), 1)
-    return found
-  }
-  const send = (message: unknown) => ws.send(JSON.stringify(message))
-  return {
-    ws,
-    messages,
-    next,
-    send,
-    closed: () => until(() => closeCode !== undefined, 'close').then(() => closeCode),
-  }
-}
 
 describe('createFakeGradiumSTT', () => {
   it('answers setup with ready, and a flush with its segments then flushed with the same flush_id', async () => {
@@ -57,7 +25,7 @@ describe('createFakeGradiumSTT', () => {
     expect(fake.flushes).toEqual([{ flushId: 'a', audio: Buffer.from([1, 2, 3, 4]) }])
     client.send({ type: 'end_of_stream' })
     await client.next('end_of_stream')
-    expect(await client.closed()).toBe(1000)
+    expect(await client.closed).toBe(1000)
   })
 
   it('closes with an error 1008 when the first message is not a setup, or the key is wrong', async () => {
@@ -67,7 +35,7 @@ describe('createFakeGradiumSTT', () => {
     const early = await connect(url, 'right')
     early.send({ type: 'audio', audio: '' })
     expect(await early.next('error')).toMatchObject({ code: 1008 })
-    expect(await early.closed()).toBe(1008)
+    expect(await early.closed).toBe(1008)
     const wrong = await connect(url, 'wrong')
     wrong.send({ type: 'setup', model_name: 'default', input_format: 'pcm' })
     expect(await wrong.next('error')).toEqual({
@@ -124,7 +92,7 @@ describe('createFakeGradiumTTS', () => {
     single.send({ type: 'text', text: 'hi' })
     single.send({ type: 'end_of_stream' })
     await single.next('end_of_stream')
-    expect(await single.closed()).toBe(1000)
+    expect(await single.closed).toBe(1000)
 
     fake.reply({ kind: 'error', message: 'Concurrency limit exceeded', code: 1008 })
     const failing = await connect(url)
@@ -137,6 +105,6 @@ describe('createFakeGradiumTTS', () => {
       code: 1008,
       client_req_id: 'x',
     })
-    expect(await failing.closed()).toBe(1008)
+    expect(await failing.closed).toBe(1008)
   })
 })

@@ -7,6 +7,13 @@ import {
   type FakeMistralRealtime,
   type FakeMistralSpeech,
 } from '../src/index.js'
+import { connectRawClient } from './raw-client.js'
+
+/** A raw client of the fake realtime server. */
+const connect = (fake: FakeMistralRealtime) =>
+  connectRawClient(
+    `${fake.serverURL.replace('http', 'ws')}/v1/audio/transcriptions/realtime?model=m`
+  )
 
 let realtime: FakeMistralRealtime | undefined
 let speech: FakeMistralSpeech | undefined
@@ -16,41 +23,25 @@ afterEach(async () => {
   realtime = speech = undefined
 })
 
-/** A raw client of the fake realtime server, collecting what it receives. */
-async function connect(fake: FakeMistralRealtime) {
-  const url = `${fake.serverURL.replace('http', 'ws')}/v1/audio/transcriptions/realtime?model=m`
-  const ws = new WebSocket(url)
-  const received: any[] = []
-  ws.on('message', (data) => received.push(JSON.parse(String(data))))
-  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
-  const closed = new Promise<number>((resolve) => ws.once('close', resolve))
-  const send = (message: object) => ws.send(JSON.stringify(message))
-  const until = async (count: number) => {
-    while (received.length < count) await new Promise((resolve) => setTimeout(resolve, 2))
-    return received
-  }
-  return { ws, received, closed, send, until }
-}
-
 describe('createFakeMistralRealtime', () => {
   it('speaks the session protocol: created, updated, and an error for a late update', async () => {
     realtime = await createFakeMistralRealtime()
     const client = await connect(realtime)
-    await client.until(1)
-    expect(client.received[0]).toMatchObject({
+    await client.atLeast(1)
+    expect(client.messages[0]).toMatchObject({
       type: 'session.created',
       session: { model: 'm', audio_format: { encoding: 'pcm_s16le', sample_rate: 16000 } },
     })
     client.send({ type: 'session.update', session: { target_streaming_delay_ms: 240 } })
-    await client.until(2)
-    expect(client.received[1]).toMatchObject({
+    await client.atLeast(2)
+    expect(client.messages[1]).toMatchObject({
       type: 'session.updated',
       session: { target_streaming_delay_ms: 240 },
     })
     client.send({ type: 'input_audio.append', audio: Buffer.from([1, 2]).toString('base64') })
     client.send({ type: 'session.update', session: { target_streaming_delay_ms: 80 } })
-    await client.until(3)
-    expect(client.received[2]).toMatchObject({ type: 'error', error: { code: 400 } })
+    await client.atLeast(3)
+    expect(client.messages[2]).toMatchObject({ type: 'error', error: { code: 400 } })
   })
 
   it('records the audio of each flush and answers with the scripted transcript', async () => {
@@ -60,7 +51,7 @@ describe('createFakeMistralRealtime', () => {
     client.send({ type: 'input_audio.append', audio: Buffer.from([1, 2]).toString('base64') })
     client.send({ type: 'input_audio.append', audio: Buffer.from([3, 4]).toString('base64') })
     client.send({ type: 'input_audio.flush' })
-    const received = await client.until(4)
+    const received = await client.atLeast(4)
     expect(received.slice(1).map((e) => [e.type, e.text])).toEqual([
       ['transcription.text.delta', 'Hi '],
       ['transcription.text.delta', 'there'],
@@ -74,7 +65,7 @@ describe('createFakeMistralRealtime', () => {
     realtime = await createFakeMistralRealtime()
     const client = await connect(realtime)
     client.send({ type: 'input_audio.flush' })
-    const received = await client.until(2)
+    const received = await client.atLeast(2)
     expect(received[1]).toMatchObject({ type: 'error', error: { message: /no scripted/ } })
     client.send({ type: 'input_audio.end' })
     expect(await client.closed).toBe(1000)

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { WebSocket } from 'ws'
 import { createFakeOpenaiRealtime, type FakeOpenaiRealtime } from '../src/index.js'
+import { connectRawClient } from './raw-client.js'
 
 let fake: FakeOpenaiRealtime | undefined
 
@@ -9,31 +9,11 @@ afterEach(async () => {
   fake = undefined
 })
 
-/** A raw client of a conversation session: every server event, and a way to wait for one. */
-async function connect(fake: FakeOpenaiRealtime) {
-  const url = `${fake.baseURL.replace('http', 'ws')}/realtime?model=gpt-realtime`
-  const ws = new WebSocket(url, { headers: { Authorization: 'Bearer sk-test' } })
-  const events: any[] = []
-  ws.on('message', (data) => events.push(JSON.parse(data.toString())))
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve())
-    ws.once('error', reject)
+/** A raw client of a conversation session. */
+const connect = (fake: FakeOpenaiRealtime) =>
+  connectRawClient(`${fake.baseURL.replace('http', 'ws')}/realtime?model=gpt-realtime`, {
+    Authorization: 'Bearer sk-test',
   })
-  const next = async (type: string) => {
-    const start = Date.now()
-    for (;;) {
-      const found = events.find((event) => event.type === type)
-      if (found) {
-        events.splice(events.indexOf(found), 1)
-        return found
-      }
-      if (Date.now() - start > 2000) throw new Error(`no ${type}`)
-      await new Promise((resolve) => setTimeout(resolve, 2))
-    }
-  }
-  const send = (event: unknown) => ws.send(JSON.stringify(event))
-  return { ws, events, next, send }
-}
 
 const message = (id: string, role: string, text: string) => ({
   id,
@@ -56,13 +36,13 @@ describe('createFakeOpenaiRealtime: conversation sessions', () => {
     expect(created.response).toMatchObject({ status: 'in_progress', metadata: { k: 'v' } })
     const done = await client.next('response.done')
     expect(done.response).toMatchObject({ id: created.response.id, status: 'completed' })
-    const types = client.events.map((event) => event.type)
+    const types = client.messages.map((event) => event.type)
     expect(types.filter((type) => type.startsWith('response.output_audio_transcript.'))).toEqual([
       'response.output_audio_transcript.delta',
       'response.output_audio_transcript.delta',
       'response.output_audio_transcript.done',
     ])
-    const audio = client.events
+    const audio = client.messages
       .filter((event) => event.type === 'response.output_audio.delta')
       .reduce((sum, event) => sum + Buffer.from(event.delta, 'base64').length, 0)
     expect(audio).toBe('Hi there.'.length * 10 * 48) // PCM16 24 kHz

@@ -1,6 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
+import { afterEach, describe, expect, it } from 'vitest'
 import { createFakeOpenaiRealtime, type FakeOpenaiRealtime } from '../src/index.js'
+import { connectRawClient } from './raw-client.js'
+
+const connect = (url: string, key = 'sk-test') =>
+  connectRawClient(url, { Authorization: `Bearer ${key}` })
 
 let fake: FakeOpenaiRealtime | undefined
 
@@ -8,31 +12,6 @@ afterEach(async () => {
   await fake?.close()
   fake = undefined
 })
-
-/** A raw client: every server event it received, and a way to wait for one. */
-async function connect(url: string, key = 'sk-test') {
-  const ws = new WebSocket(url, { headers: { Authorization: `Bearer ${key}` } })
-  const events: any[] = []
-  ws.on('message', (data) => events.push(JSON.parse(data.toString())))
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve())
-    ws.once('error', reject)
-  })
-  const next = async (type: string) => {
-    const start = Date.now()
-    for (;;) {
-      const found = events.find((event) => event.type === type)
-      if (found) {
-        events.splice(events.indexOf(found), 1)
-        return found
-      }
-      if (Date.now() - start > 2000) throw new Error(`no ${type}`)
-      await new Promise((resolve) => setTimeout(resolve, 2))
-    }
-  }
-  const send = (event: unknown) => ws.send(JSON.stringify(event))
-  return { ws, events, next, send }
-}
 
 const url = (fake: FakeOpenaiRealtime) =>
   `${fake.baseURL.replace('http', 'ws')}/realtime?intent=transcription`

@@ -32,16 +32,21 @@ function voice(ms) {
 
 /**
  * A VAD that knows the script: speech starts at the first loud sample and ends the moment
- * `SPEECH_MS` of audio from there was given, that is on the caller's last speech frame.
+ * `SPEECH_MS` of audio from there was given, that is on the caller's last speech frame. The
+ * speech's last samples, after that end, are not a new utterance: a start is looked for only from
+ * `SPEECH_MS` after the last one (else a phantom utterance would follow each turn, and join the
+ * turn whenever its first frame came before the transcript: a turn of 400 ms instead of 1).
  */
 class ScriptedVAD extends VAD {
   position = 0
   startedAt = -1
+  /** Where the last utterance's speech ends: no start is looked for before. */
+  speechEnd = 0
 
   process(audio) {
     const samples = audio.length >> 1
     if (this.startedAt < 0) {
-      for (let i = 0; i < samples; i++) {
+      for (let i = Math.max(0, this.speechEnd - this.position); i < samples; i++) {
         if (Math.abs(audio.readInt16LE(i * 2)) > 2000) {
           this.startedAt = this.position + i
           this.emit('SpeechStart', { atMs: this.startedAt / 16 })
@@ -54,6 +59,7 @@ class ScriptedVAD extends VAD {
     // samples out
     if (this.startedAt >= 0 && this.position - this.startedAt >= (SPEECH_MS - FRAME_MS) * 16) {
       this.emit('SpeechEnd', { atMs: this.position / 16 })
+      this.speechEnd = this.startedAt + SPEECH_MS * 16
       this.startedAt = -1
     }
   }

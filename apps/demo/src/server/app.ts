@@ -55,6 +55,8 @@ export async function buildApp(
   const conversations = store
   const telemetry = await createTelemetry(config)
   app.addHook('onClose', async () => {
+    // The calls' sockets were just closed: their last turns are traced as they end, then flushed
+    await callsEnded(calls, CALLS_END_WAIT_MS)
     await telemetry.shutdown()
   })
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES } })
@@ -127,6 +129,17 @@ export async function buildApp(
   })
 
   return app
+}
+
+/** How long a shutdown waits for the calls whose sockets it closed to end, before flushing. */
+const CALLS_END_WAIT_MS = 2000
+
+/** Resolves once no call is left (or after `maxMs`). */
+async function callsEnded(calls: MicdropCalls, maxMs: number): Promise<void> {
+  const deadline = Date.now() + maxMs
+  while (calls.size > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
 }
 
 function isConversationId(value: unknown): value is string {

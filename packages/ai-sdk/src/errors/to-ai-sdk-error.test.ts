@@ -53,7 +53,7 @@ describe('toAiSdkError', () => {
   it('turns an error object sent inside the stream into an AiSdkStreamError', () => {
     const overloaded = toAiSdkError({ message: 'Try again', code: 'server_error' })
     expect(overloaded).toBeInstanceOf(AiSdkStreamError)
-    expect(overloaded).toMatchObject({ message: 'Try again', code: 'server_error' })
+    expect(overloaded).toMatchObject({ message: 'AiSdkAgent: Try again', code: 'server_error' })
     expect(isRetryableError(overloaded)).toBe(true)
     expect(isRetryableError(toAiSdkError({ message: 'No', code: 'invalid_prompt' }))).toBe(false)
     const verdict = toAiSdkError({ message: 'Slow down', statusCode: 429, isRetryable: false })

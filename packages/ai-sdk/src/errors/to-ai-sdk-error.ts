@@ -34,9 +34,9 @@ export function toAiSdkError(error: unknown): unknown {
     const { message, code, statusCode, isRetryable } = error as Record<string, unknown>
     const text = typeof message === 'string' ? message : JSON.stringify(error)
     return new AiSdkStreamError(text, {
-      code,
-      status: statusCode,
-      retryable: isRetryable,
+      code: typeof code === 'string' ? code : undefined,
+      status: typeof statusCode === 'number' ? statusCode : undefined,
+      retryable: typeof isRetryable === 'boolean' ? isRetryable : undefined,
       cause: error,
     })
   }

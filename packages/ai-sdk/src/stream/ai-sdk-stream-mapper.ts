@@ -16,8 +16,9 @@ export type AiSdkStreamPart = TextStreamPart<ToolSet>
  *   the provider ran itself are left out; an input the SDK could not parse is passed on as it came,
  *   so that core records the error as the tool's result. What the provider attached to a call is
  *   kept, to be sent back with it.
+ * - `finish-step` reports the tokens the call used (`usage`), when the provider counts them.
  * - `error` throws (see {@link toAiSdkError}): core keeps the text already spoken, or retries.
- * - Bookkeeping parts (`start`, `finish-step`, `text-start`, `source`, ...) are skipped.
+ * - Bookkeeping parts (`start`, `text-start`, `source`, ...) are skipped.
  */
 export class AiSdkStreamMapper implements ModelEventMapper<AiSdkStreamPart> {
   /**
@@ -45,6 +46,12 @@ export class AiSdkStreamMapper implements ModelEventMapper<AiSdkStreamPart> {
         }
         emit({ type: 'tool-call', toolCall: toToolCall(part) })
         return
+      case 'finish-step': {
+        const { inputTokens, outputTokens } = part.usage
+        if (inputTokens !== undefined || outputTokens !== undefined)
+          emit({ type: 'usage', usage: { inputTokens, outputTokens } })
+        return
+      }
       case 'error':
         throw toAiSdkError(part.error)
     }

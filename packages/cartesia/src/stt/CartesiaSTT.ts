@@ -1,12 +1,12 @@
 import { StreamingSTT, type StreamingUtterance } from '@openmic/core/provider'
-import { Cartesia } from '../api/cartesia-sdk.js'
-import { CARTESIA_BASE_URL } from '../api/websocket-url.js'
+import { Cartesia } from '../cartesia-sdk.js'
+import { CARTESIA_BASE_URL } from '../endpoint.js'
 import { CartesiaSTTError } from './errors.js'
-import { STTSession } from './stt-session.js'
-import type { CartesiaSTTOptions } from './types.js'
+import type { CartesiaSTTOptions } from './options.js'
+import { CartesiaSTTConnection } from './stt-connection.js'
 
 /** One user utterance; once its `finalize` was sent, the next `flush_done` ends it. */
-interface Utterance extends StreamingUtterance<STTSession> {
+interface Utterance extends StreamingUtterance<CartesiaSTTConnection> {
   /** Its final pieces so far, joined verbatim (Cartesia's deltas carry their own spaces). */
   finals: string
   /** The last `Partial` emitted, so the same text is not shown twice. */
@@ -35,13 +35,16 @@ interface Utterance extends StreamingUtterance<STTSession> {
  * stt.on('Transcript', (text) => console.log('User:', text))
  * stt.transcribe(utteranceAudio) // a Readable of PCM16 16 kHz mono that ends with the utterance
  */
-export class CartesiaSTT extends StreamingSTT<STTSession, Utterance> {
+export class CartesiaSTT extends StreamingSTT<CartesiaSTTConnection, Utterance> {
   /** The SDK client sessions are opened with. */
   private readonly cartesia: Cartesia
   private readonly connectionTimeoutMs: number
 
   constructor(private readonly options: CartesiaSTTOptions = {}) {
-    super({ transcriptionTimeoutMs: options.transcriptionTimeoutMs ?? 4000 })
+    super({
+      providerName: 'cartesia',
+      transcriptionTimeoutMs: options.transcriptionTimeoutMs ?? 4000,
+    })
     this.connectionTimeoutMs = options.connectionTimeoutMs ?? 5000
     this.cartesia = new Cartesia({
       apiKey: options.apiKey ?? process.env.CARTESIA_API_KEY ?? '',
@@ -55,22 +58,13 @@ export class CartesiaSTT extends StreamingSTT<STTSession, Utterance> {
     return { finals: '', partial: '' }
   }
 
-  protected sendAudio(session: STTSession, chunk: Buffer): void {
-    session.sendAudio(chunk)
-  }
-
-  protected sendEnd(session: STTSession): void {
-    session.finalize()
-  }
-
   protected timeoutError(timeoutMs: number): CartesiaSTTError {
     return new CartesiaSTTError(`no transcript ${timeoutMs} ms after the utterance ended`)
   }
 
-  protected connect(): STTSession {
-    const session: STTSession = new STTSession(
-      this.cartesia,
-      { ...this.options, connectionTimeoutMs: this.connectionTimeoutMs },
+  protected connect(): CartesiaSTTConnection {
+    const session: CartesiaSTTConnection = new CartesiaSTTConnection(
+      { ...this.options, client: this.cartesia, connectionTimeoutMs: this.connectionTimeoutMs },
       {
         onTranscript: (text, isFinal) => {
           const utterance = this.current(session)

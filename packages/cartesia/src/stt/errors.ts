@@ -1,13 +1,12 @@
-import { ProviderError } from '@openmic/core'
+import { ProviderError, type ProviderErrorDetails } from '@openmic/core'
 
-/** An error of CartesiaSTT: names the provider and the status or code Cartesia gave. */
+/**
+ * An error of CartesiaSTT: names the provider and the status (of a refused connection, or the
+ * `status_code` of an in-band error) or the code (its `error_code`) Cartesia gave.
+ */
 export class CartesiaSTTError extends ProviderError {
   override readonly name = 'CartesiaSTTError'
-  /**
-   * @param status - the HTTP status of a refused connection, or the `status_code` of an in-band error.
-   * @param code - The `error_code` of an in-band error.
-   */
-  constructor(message: string, status?: number, code?: string) {
-    super('CartesiaSTT', message, { status, code })
+  constructor(message: string, details?: ProviderErrorDetails) {
+    super('CartesiaSTT', message, details)
   }
 }

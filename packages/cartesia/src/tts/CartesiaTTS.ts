@@ -1,19 +1,20 @@
 import type { WebsocketResponse } from '@cartesia/cartesia-js/resources/tts'
-import { TTS, type TTSWord } from '@openmic/core'
-import { Pcm16Aligner } from '@openmic/core/provider'
+import { TTS, type ProviderErrorDetails, type TTSWord } from '@openmic/core'
+import { Pcm16Aligner, webSocketURL } from '@openmic/core/provider'
 import { randomUUID } from 'node:crypto'
 import type { Readable } from 'node:stream'
-import { websocketURL } from '../api/websocket-url.js'
-import { CartesiaTTSError, inBandError, type TTSErrorMessage } from './errors.js'
+import { CARTESIA_BASE_URL } from '../endpoint.js'
+import { inBandError, type CartesiaErrorMessage } from '../in-band-error.js'
+import { CartesiaTTSError } from './errors.js'
 import { generationRequest } from './generation-request.js'
-import { TTSSocket } from './tts-socket.js'
-import { CARTESIA_VERSION, type CartesiaTTSOptions } from './types.js'
+import { CARTESIA_VERSION, type CartesiaTTSOptions } from './options.js'
+import { CartesiaTTSConnection } from './tts-connection.js'
 import { WordBuffer } from './word-buffer.js'
 
 /** One `speak()`: its Cartesia context and where it stands. */
 interface Speech {
   readonly contextId: string
-  readonly socket: TTSSocket
+  readonly socket: CartesiaTTSConnection
   readonly words: WordBuffer
   readonly audio: Pcm16Aligner
   /** Something was sent for this context (so there is something to cancel). */
@@ -49,7 +50,12 @@ interface Speech {
  * tts.speak(Readable.from(['Hello there. ', 'How can I help?']))
  */
 export class CartesiaTTS extends TTS {
-  private socket?: TTSSocket
+  /** `cartesia`, the provider, for tracing. */
+  override get providerName(): string {
+    return 'cartesia'
+  }
+
+  private socket?: CartesiaTTSConnection
   private speech?: Speech
   private destroyed = false
   private readonly stallTimeoutMs: number
@@ -96,7 +102,10 @@ export class CartesiaTTS extends TTS {
       this.armStallTimer(speech)
     }
     const onError = (error: unknown) =>
-      this.fail(speech, new CartesiaTTSError(`the text stream broke (${String(error)})`))
+      this.fail(
+        speech,
+        new CartesiaTTSError(`the text stream broke (${String(error)})`, { cause: error })
+      )
     this.speech = speech
     text.on('data', onData)
     text.once('end', onEnd)
@@ -121,9 +130,9 @@ export class CartesiaTTS extends TTS {
   private connect(): void {
     if (this.destroyed) return
     const { options } = this
-    const socket: TTSSocket = new TTSSocket(
+    const socket: CartesiaTTSConnection = new CartesiaTTSConnection(
       {
-        url: websocketURL(options.baseURL, '/tts/websocket'),
+        url: webSocketURL(options.baseURL ?? CARTESIA_BASE_URL, '/tts/websocket'),
         apiKey: options.apiKey ?? process.env.CARTESIA_API_KEY ?? '',
         version: options.version ?? CARTESIA_VERSION,
         connectionTimeoutMs: options.connectionTimeoutMs ?? 5000,
@@ -150,13 +159,13 @@ export class CartesiaTTS extends TTS {
     speech.socket.send(generationRequest(this.options, speech.contextId, transcript, more))
   }
 
-  private receive(socket: TTSSocket, event: WebsocketResponse): void {
+  private receive(socket: CartesiaTTSConnection, event: WebsocketResponse): void {
     const speech = this.speech
     const contextId = (event as { context_id?: unknown }).context_id
     if (event.type === 'error') {
       // An error without a context belongs to the connection: the current speak() fails too.
       if (speech?.socket === socket && (!contextId || contextId === speech.contextId))
-        return this.fail(speech, inBandError(event as TTSErrorMessage))
+        return this.fail(speech, inBandError(event as CartesiaErrorMessage, ttsError))
       return this.log('Cartesia error of no current context:', JSON.stringify(event))
     }
     // Messages of a cancelled or replaced context are dropped here, whatever they carry.
@@ -227,4 +236,8 @@ function wordsOf(
       result.push({ word, startMs: Math.round(from * 1000), endMs: Math.round(to * 1000) })
   })
   return result
+}
+
+function ttsError(message: string, details: ProviderErrorDetails): CartesiaTTSError {
+  return new CartesiaTTSError(message, details)
 }

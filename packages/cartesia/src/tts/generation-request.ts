@@ -1,6 +1,6 @@
 import { MICDROP_AUDIO_FORMAT } from '@openmic/core/provider'
 import type { GenerationRequest } from '@cartesia/cartesia-js/resources/tts'
-import { DEFAULT_CARTESIA_TTS_MODEL, type CartesiaTTSOptions } from './types.js'
+import { DEFAULT_CARTESIA_TTS_MODEL, type CartesiaTTSOptions } from './options.js'
 
 /**
  * The generation request of one piece of a context's text: model, voice, PCM16 16 kHz output and

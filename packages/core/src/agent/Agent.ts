@@ -20,6 +20,7 @@ import {
   type ModelCall,
 } from '../model/types.js'
 import { createDefaultTools } from '../tools/default-tools.js'
+import { defaultProviderName } from '../telemetry/provider-name.js'
 import { runTool } from '../tools/run-tool.js'
 import type { Tool } from '../tools/Tool.js'
 import { AnswerStream } from './AnswerStream.js'
@@ -53,6 +54,15 @@ export abstract class Agent<
   public conversation: MicdropConversation
   /** The tools the model can call: the default tools enabled in the options, then added ones. */
   public tools: Tool[]
+
+  /**
+   * Who provides the model, for tracing (`gen_ai.provider.name`): each provider package says its
+   * own, as OpenTelemetry's GenAI conventions name it (`openai`, `mistral_ai`...); by default the
+   * class name without `Agent`, in snake case.
+   */
+  get providerName(): string {
+    return defaultProviderName(this, 'Agent')
+  }
 
   /** Incremented by each `answer()`; an answer whose number is no longer current was superseded. */
   protected answerCount = 0
@@ -237,7 +247,15 @@ export abstract class Agent<
   ): Promise<{ output: any; skipAnswer?: boolean }> {
     this.addToolMessage(toolCall)
     const tool = this.getTool(toolCall.toolName)
+    const startAt = performance.now()
     const result = await runTool(tool, toolCall, this)
+    this.report('ToolCallEnd', {
+      name: toolCall.toolName,
+      toolCallId: toolCall.toolCallId,
+      startAt,
+      endAt: performance.now(),
+      ...(result.error !== undefined && { error: result.error }),
+    })
     if (result.error) this.log(`Tool ${toolCall.toolName} failed: ${result.error}`)
     this.addToolMessage({
       role: 'tool_result',
@@ -289,7 +307,24 @@ export abstract class Agent<
       executeTool: (toolCall) => this.executeTool(toolCall),
       saveAnswer: (text, metadata) => this.saveAnswer(text, metadata),
       log: (...message) => this.log(...message),
+      reportModelCall: (report) =>
+        this.report('ModelCallEnd', { ...report, provider: this.providerName }),
     })
+  }
+
+  /**
+   * Emits a report event (`ModelCallEnd`, `ToolCallEnd`, `Fallback`): a listener that throws is
+   * logged, and never breaks the answer it reports on.
+   */
+  protected report<E extends 'ModelCallEnd' | 'ToolCallEnd' | 'Fallback'>(
+    event: E,
+    ...args: AgentEvents[E]
+  ): void {
+    try {
+      ;(this.emit as (event: E, ...args: unknown[]) => boolean)(event, ...args)
+    } catch (error) {
+      this.warn(`A ${event} listener threw:`, error)
+    }
   }
 
   /** Records an answer: extraction applied, `metadata` merged with the extracted value. */

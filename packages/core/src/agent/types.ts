@@ -5,6 +5,7 @@ import type {
   MicdropToolCall,
 } from '../conversation/types.js'
 import type { ExtractJsonOptions, ExtractTagOptions } from '../extract/types.js'
+import type { FallbackSwitch, ModelCallReport, ToolCallReport } from '../telemetry/reports.js'
 import type { Agent } from './Agent.js'
 
 /** Options every agent takes. Provider agents add their own (API key, model, ...). */
@@ -54,6 +55,15 @@ export interface AgentEvents {
   ToolCall: [MicdropToolCall]
   /** An answer failed: it ended early or produced nothing. Carries the error. */
   Failed: [error: unknown]
+  /**
+   * openmic: a model call of the step loop (`streamModelAnswer`) ended: its timings, retries and
+   * token usage, for tracing. Agents that run their own loop do not emit it.
+   */
+  ModelCallEnd: [report: ModelCallReport]
+  /** openmic: a tool call of the model ran (any tool, whatever its outcome), for tracing. */
+  ToolCallEnd: [report: ToolCallReport]
+  /** openmic: a `FallbackAgent` switched to its next agent. */
+  Fallback: [fallback: FallbackSwitch]
 }
 
 /** The names of {@link AgentEvents}, for code that forwards or records them all. */
@@ -65,4 +75,7 @@ export const AGENT_EVENT_NAMES = [
   'EndCall',
   'ToolCall',
   'Failed',
+  'ModelCallEnd',
+  'ToolCallEnd',
+  'Fallback',
 ] as const satisfies ReadonlyArray<keyof AgentEvents>

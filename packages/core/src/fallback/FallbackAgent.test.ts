@@ -193,4 +193,30 @@ describe('FallbackAgent', () => {
     expect(await readAll(fallback.answer())).toBe('Slow but there.')
     expect(fallback.current).toBe(slow)
   })
+
+  it('tells each switch (Fallback: from, to, error) and names the provider in use', async () => {
+    const broken = new ThrowingAgent()
+    const fallback = new FallbackAgent({
+      factories: [() => broken, () => new MockAgent({ answers: ['Backup answer.'] })],
+    })
+    const switches: unknown[] = []
+    fallback.on('Fallback', (fallback) => switches.push(fallback))
+    expect(fallback.providerName).toBe('throwing')
+    fallback.addUserMessage('Hello?')
+    expect(await readAll(fallback.answer())).toBe('Backup answer.')
+    expect(switches).toEqual([
+      { from: 'throwing', to: 'mock', error: expect.objectContaining({ status: 503 }) },
+    ])
+    expect(fallback.providerName).toBe('mock')
+  })
+
+  it('forwards the model call reports of the agent in use, named after it', async () => {
+    const fallback = new FallbackAgent({
+      factories: [() => new MockAgent({ answers: ['Hi.'] })],
+    })
+    const providers: string[] = []
+    fallback.on('ModelCallEnd', (report) => providers.push(report.provider))
+    await readAll(fallback.answer())
+    expect(providers).toEqual(['mock'])
+  })
 })

@@ -51,6 +51,11 @@ export class FallbackAgent extends Agent {
     return this.active
   }
 
+  /** The provider of the agent in use (it changes when one fails). */
+  override get providerName(): string {
+    return this.active.providerName
+  }
+
   override extract(message: string): { message: string; metadata?: MicdropAnswerMetadata } {
     return this.active.extract(message)
   }
@@ -62,7 +67,7 @@ export class FallbackAgent extends Agent {
       if (outcome.kind !== 'failed') return
       errors.push(outcome.error)
       this.log(`Agent ${this.index} failed before answering, switching:`, outcome.error)
-      if (tried + 1 < this.factories.length) this.switchToNext()
+      if (tried + 1 < this.factories.length) this.switchToNext(outcome.error)
     }
     throw new AllAgentsFailedError(errors)
   }
@@ -127,7 +132,7 @@ export class FallbackAgent extends Agent {
     })
   }
 
-  private switchToNext() {
+  private switchToNext(error: unknown) {
     const previous = this.active
     this.index = (this.index + 1) % this.factories.length
     const next = this.factories[this.index]!()
@@ -136,6 +141,7 @@ export class FallbackAgent extends Agent {
     this.active = next
     this.forwardEvents(next)
     previous.destroy()
+    this.report('Fallback', { from: previous.providerName, to: next.providerName, error })
   }
 
   private forwardEvents(agent: Agent) {

@@ -129,4 +129,19 @@ describe('FallbackSTT', () => {
     expect(heard).toEqual(['failed', 'next'])
     stt.destroy()
   })
+
+  it('tells each switch (Fallback) and names the STT in use', async () => {
+    const stt = new FallbackSTT({
+      factories: [() => new BrokenSTT({ failAfterBytes: 1 }), () => new MockSTT()],
+    })
+    const switches: unknown[] = []
+    stt.on('Fallback', (fallback) => switches.push(fallback))
+    expect(stt.providerName).toBe('broken')
+    const audio = new PassThrough()
+    stt.transcribe(audio)
+    audio.write(Buffer.alloc(10))
+    await tick()
+    expect(switches).toEqual([{ from: 'broken', to: 'mock', error: new Error('broken') }])
+    expect(stt.providerName).toBe('mock')
+  })
 })

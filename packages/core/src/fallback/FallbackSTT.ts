@@ -1,5 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream'
 import { STT } from '../stt/STT.js'
+import type { FallbackSwitch } from '../telemetry/reports.js'
 import { ProviderChain } from './ProviderChain.js'
 
 export interface FallbackSTTOptions {
@@ -40,6 +41,11 @@ export class FallbackSTT extends STT {
   /** The STT currently in use. */
   get current(): STT {
     return this.chain.active
+  }
+
+  /** The provider of the STT in use (it changes when one fails). */
+  override get providerName(): string {
+    return this.chain.active.providerName
   }
 
   /** As the STT in use: it may change when one fails. */
@@ -116,7 +122,7 @@ export class FallbackSTT extends STT {
       return
     }
     this.log(`STT ${this.chain.position} failed, switching:`, error)
-    this.chain.advance()
+    this.tellSwitch(this.chain.advance(error))
     const pending = this.pending
     if (!pending) return
     // Replay what the failed STT had not transcribed, then keep streaming.
@@ -128,6 +134,15 @@ export class FallbackSTT extends STT {
       this.armTimeout(pending)
     }
     this.start(pending)
+  }
+
+  /** `Fallback`: a listener that throws must not stop the switch. */
+  private tellSwitch(fallback: FallbackSwitch) {
+    try {
+      this.emit('Fallback', fallback)
+    } catch (error) {
+      this.log('A Fallback listener threw:', error)
+    }
   }
 
   private armTimeout(pending: PendingUtterance) {

@@ -132,4 +132,16 @@ describe('FallbackTTS', () => {
     expect(tts.current).toBe(first)
     expect(backup.calls).toBe(0)
   })
+
+  it('tells each switch (Fallback) and names the TTS in use', async () => {
+    const down = new Error('down')
+    const tts = new FallbackTTS({
+      factories: [() => new MockTTS({ error: down }), () => new MockTTS()],
+    })
+    const switches: unknown[] = []
+    tts.on('Fallback', (fallback) => switches.push(fallback))
+    tts.speak(Readable.from(['Hello.']))
+    await tick(10)
+    expect(switches).toEqual([{ from: 'mock', to: 'mock', error: down }])
+  })
 })

@@ -2,6 +2,7 @@ import { PassThrough, type Readable } from 'node:stream'
 import { audioMs } from '../protocol/commands.js'
 import { followText } from '../speech/follow-stream.js'
 import { TTS } from '../tts/TTS.js'
+import type { FallbackSwitch } from '../telemetry/reports.js'
 import { ProviderChain } from './ProviderChain.js'
 
 export interface FallbackTTSOptions {
@@ -49,6 +50,11 @@ export class FallbackTTS extends TTS {
   /** The TTS currently in use. */
   get current(): TTS {
     return this.chain.active
+  }
+
+  /** The provider of the TTS in use (it changes when one fails). */
+  override get providerName(): string {
+    return this.chain.active.providerName
   }
 
   speak(text: Readable): void {
@@ -157,7 +163,7 @@ export class FallbackTTS extends TTS {
       return
     }
     this.log(`TTS ${this.chain.position} failed, switching:`, error)
-    this.chain.advance()
+    this.tellSwitch(this.chain.advance(error))
     if (!job) return
     clearTimeout(job.timer)
     const replay = job.gotAudio ? job.unspoken : job.all
@@ -167,6 +173,15 @@ export class FallbackTTS extends TTS {
     if (job.ended) job.input.end()
     if (replay) this.armTimeout(job)
     this.start(job)
+  }
+
+  /** `Fallback`: a listener that throws must not stop the switch. */
+  private tellSwitch(fallback: FallbackSwitch) {
+    try {
+      this.emit('Fallback', fallback)
+    } catch (error) {
+      this.log('A Fallback listener threw:', error)
+    }
   }
 
   private armTimeout(job: SpeakJob) {

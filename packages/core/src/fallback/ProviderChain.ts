@@ -1,5 +1,7 @@
+import type { FallbackSwitch } from '../telemetry/reports.js'
+
 /** The providers of a fallback, in order of preference: the one in use, and how to move on. */
-export class ProviderChain<P extends { destroy(): void }> {
+export class ProviderChain<P extends { destroy(): void; readonly providerName: string }> {
   private index = 0
   private provider: P
 
@@ -32,12 +34,16 @@ export class ProviderChain<P extends { destroy(): void }> {
     return this.index + 1 < this.factories.length
   }
 
-  /** Builds the next provider, makes it the active one, and destroys the previous. */
-  advance(): void {
+  /**
+   * The active provider failed with `error`: builds the next one, makes it the active one, destroys
+   * the previous, and tells what was switched (for the fallback's `Fallback` event).
+   */
+  advance(error: unknown): FallbackSwitch {
     const previous = this.provider
     this.index++
     this.provider = this.build()
     previous.destroy()
+    return { from: previous.providerName, to: this.provider.providerName, error }
   }
 
   private build(): P {

@@ -4,6 +4,7 @@ import { Agent } from '../agent/Agent.js'
 import type { AgentOptions } from '../agent/types.js'
 import type { MicdropConversation } from '../conversation/types.js'
 import type { ModelAnswerLimits, ModelCallRequest, ModelStreamPart } from '../model/types.js'
+import type { ModelUsage } from '../telemetry/reports.js'
 
 /** One scripted model response: text (streamed word by word), tool calls, or a failure. */
 export type MockAnswer =
@@ -13,6 +14,8 @@ export type MockAnswer =
       toolCalls?: Array<{ name: string; parameters?: Record<string, unknown> | string }>
       /** Fail this model call, after the text (if any) was streamed. */
       error?: unknown
+      /** The tokens the call reports it used, after its text and tool calls. */
+      usage?: ModelUsage
     }
 
 export interface MockAgentOptions extends Partial<AgentOptions>, ModelAnswerLimits {
@@ -78,6 +81,7 @@ export class MockAgent extends Agent<MockAgentOptions & AgentOptions> {
         },
       }
     }
+    if (answer.usage) yield { type: 'usage', usage: answer.usage }
   }
 
   private async nextAnswer(step: number): Promise<MockAnswer> {

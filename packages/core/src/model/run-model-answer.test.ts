@@ -7,6 +7,7 @@ import type { AgentOptions } from '../agent/types.js'
 import type { MicdropConversation } from '../conversation/types.js'
 import { FirstTokenTimeoutError } from '../retry/errors.js'
 import { ModelEventStream, type ModelEventMapper } from './model-event-stream.js'
+import type { ModelCallReport, ToolCallReport } from '../telemetry/reports.js'
 import type { ModelAnswerLimits, ModelCallRequest, ModelStreamPart } from './types.js'
 
 type Script = (
@@ -423,6 +424,153 @@ describe('the shared step loop', () => {
         { firstTokenTimeoutMs: 20, maxRetry: 1 }
       )
       expect(await readAll(agent.answer())).toBe('Back.')
+    })
+  })
+
+  describe('reports (ModelCallEnd, ToolCallEnd)', () => {
+    /** The reports of one answer, in order. */
+    async function reportsOf(agent: ScriptedAgent) {
+      const models: ModelCallReport[] = []
+      const tools: ToolCallReport[] = []
+      agent.on('ModelCallEnd', (report) => models.push(report))
+      agent.on('ToolCallEnd', (report) => tools.push(report))
+      const text = await readAll(agent.answer())
+      await delay(5) // a cancelled call reports once its try settled
+      return { text, models, tools }
+    }
+
+    it('reports each model call of the step loop with its first token and usage, and each tool call', async () => {
+      const agent = new ScriptedAgent(({ step }) =>
+        step === 0
+          ? parts({ type: 'reasoning' }, text('Let me look.'), call('c1', 'lookup'), {
+              type: 'usage',
+              usage: { inputTokens: 120, outputTokens: 7 },
+            })
+          : parts(text(' Found it.'), {
+              type: 'usage',
+              usage: { inputTokens: 140, outputTokens: 4 },
+            })
+      )
+      agent.addTool({
+        name: 'lookup',
+        description: 'd',
+        execute: async () => {
+          await delay(2)
+          return 'ok'
+        },
+      })
+      const { text: said, models, tools } = await reportsOf(agent)
+      expect(said).toBe('Let me look. Found it.')
+      expect(
+        models.map(({ step, outcome, usage, toolCalls, provider, retries }) => ({
+          step,
+          outcome,
+          usage,
+          toolCalls,
+          provider,
+          retries,
+        }))
+      ).toEqual([
+        {
+          step: 0,
+          outcome: 'completed',
+          usage: { inputTokens: 120, outputTokens: 7 },
+          toolCalls: 1,
+          provider: 'scripted',
+          retries: [],
+        },
+        {
+          step: 1,
+          outcome: 'completed',
+          usage: { inputTokens: 140, outputTokens: 4 },
+          toolCalls: 0,
+          provider: 'scripted',
+          retries: [],
+        },
+      ])
+      // One clock, in order: call, then its tool, then the next call.
+      const [first, second] = models as [ModelCallReport, ModelCallReport]
+      const [tool] = tools as [ToolCallReport]
+      expect(first.startAt).toBeLessThanOrEqual(first.firstTokenAt!)
+      expect(first.firstTokenAt!).toBeLessThanOrEqual(first.endAt)
+      expect(first.endAt).toBeLessThanOrEqual(tool.startAt)
+      expect(tool.startAt).toBeLessThan(tool.endAt)
+      expect(tool.endAt).toBeLessThanOrEqual(second.startAt)
+      expect(tool).toMatchObject({ name: 'lookup', toolCallId: 'c1' })
+      expect(tool.error).toBeUndefined()
+    })
+
+    it('reports a tool call that failed with its error', async () => {
+      const agent = new ScriptedAgent(({ step }) =>
+        step === 0 ? parts(call('c1', 'broken')) : parts(text('Sorry.'))
+      )
+      agent.addTool({
+        name: 'broken',
+        description: 'd',
+        execute: () => {
+          throw new Error('database down')
+        },
+      })
+      const { tools } = await reportsOf(agent)
+      expect(tools).toHaveLength(1)
+      expect(tools[0]!.error).toContain('database down')
+    })
+
+    it('reports the retries of a call as entries of its one report, and the first token of the try that answered', async () => {
+      const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })
+      const agent = new ScriptedAgent(({ attempt }) =>
+        attempt === 0
+          ? (async function* () {
+              yield { type: 'reasoning' } as ModelStreamPart
+              throw reset
+            })()
+          : parts(text('Recovered.'))
+      )
+      const { models } = await reportsOf(agent)
+      expect(models).toHaveLength(1)
+      const [report] = models as [ModelCallReport]
+      expect(report.outcome).toBe('completed')
+      expect(report.retries).toEqual([
+        { at: expect.any(Number), attempt: 0, delayMs: expect.any(Number), error: reset },
+      ])
+      // The retry's wait comes before the first token of the try that answered.
+      expect(report.retries[0]!.at + report.retries[0]!.delayMs).toBeLessThanOrEqual(
+        report.firstTokenAt!
+      )
+    })
+
+    it('reports a call that failed with its error, and one that was cancelled', async () => {
+      const unauthorized = Object.assign(new Error('401 Incorrect API key'), { status: 401 })
+      const failing = new ScriptedAgent(() =>
+        (async function* () {
+          throw unauthorized
+        })()
+      )
+      failing.on('Failed', () => {})
+      const failed = (await reportsOf(failing)).models
+      expect(failed.map((r) => [r.outcome, r.error, r.firstTokenAt])).toEqual([
+        ['failed', unauthorized, undefined],
+      ])
+
+      const slow = new ScriptedAgent(() => parts(text('Once upon'), text(' a time')))
+      const models: ModelCallReport[] = []
+      slow.on('ModelCallEnd', (report) => models.push(report))
+      await cancelOnFirstChunk(slow)
+      await delay(10)
+      expect(models.map((r) => r.outcome)).toEqual(['cancelled'])
+    })
+
+    it('keeps answering when a report listener throws', async () => {
+      const agent = new ScriptedAgent(() => parts(text('Fine.')))
+      agent.logger = undefined
+      agent.on('ModelCallEnd', () => {
+        throw new Error('listener bug')
+      })
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+      expect(await readAll(agent.answer())).toBe('Fine.')
+      expect(assistantTexts(agent)).toEqual(['Fine.'])
+      expect(warn).toHaveBeenCalled()
+      warn.mockRestore()
     })
   })
 })

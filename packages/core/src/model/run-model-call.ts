@@ -3,6 +3,7 @@ import { AnswerWriter } from '../extract/AnswerWriter.js'
 import { retryDelayMs, waitUnlessAborted } from '../retry/backoff.js'
 import { FirstTokenTimeoutError, isRetryableError } from '../retry/errors.js'
 import { ModelEventStream } from './model-event-stream.js'
+import type { ModelCallReport, ModelCallRetry, ModelUsage } from '../telemetry/reports.js'
 import type { ModelAnswerHost, ModelStreamPart } from './types.js'
 
 /** What one model call produced. */
@@ -23,20 +24,39 @@ const CANCELLED: ModelCallResult = Object.freeze({ text: '', toolCalls: [] }) as
  *
  * A call that breaks after text was written keeps that text (saved with `metadata.incomplete`) and
  * throws the original error: what the user heard is never said twice. Returns an empty result once
- * the answer is cancelled.
+ * the answer is cancelled. However it ends, the host gets its report (`reportModelCall`).
  */
 export async function runModelCall(
   host: ModelAnswerHost,
   step: number,
   lead = ''
 ): Promise<ModelCallResult> {
+  const report = new CallReport(step)
+  try {
+    const result = await runAttempts(host, step, lead, report)
+    host.reportModelCall?.(report.end(result === CANCELLED ? 'cancelled' : 'completed', result))
+    return result
+  } catch (error) {
+    host.reportModelCall?.(report.end('failed', undefined, error))
+    throw error
+  }
+}
+
+async function runAttempts(
+  host: ModelAnswerHost,
+  step: number,
+  lead: string,
+  report: CallReport
+): Promise<ModelCallResult> {
   for (let attempt = 0; ; attempt++) {
     const writer = new AnswerWriter(host.stream, host.startTag, lead)
     const toolCalls: MicdropConversationToolCall[] = []
+    report.attemptStarted()
     try {
       await streamAttempt(host, step, attempt, (part) => {
         if (part.type === 'text') writer.write(part.delta)
         else if (part.type === 'tool-call') toolCalls.push(part.toolCall)
+        report.part(part)
       })
       if (host.signal.aborted) return CANCELLED
       return { text: writer.end(), toolCalls }
@@ -53,7 +73,52 @@ export async function runModelCall(
       }
       if (attempt >= host.limits.maxRetry || !isRetryableError(error)) throw error
       host.log(`Model call failed before any text (attempt ${attempt + 1}), retrying:`, error)
-      if (!(await waitUnlessAborted(retryDelayMs(error, attempt), host.signal))) return CANCELLED
+      const delayMs = retryDelayMs(error, attempt)
+      report.retried(attempt, delayMs, error)
+      if (!(await waitUnlessAborted(delayMs, host.signal))) return CANCELLED
+    }
+  }
+}
+
+/** What one model call did, as its report says (see `ModelCallReport`). */
+class CallReport {
+  private readonly startAt = performance.now()
+  private firstTokenAt?: number
+  private usage?: ModelUsage
+  private readonly retries: ModelCallRetry[] = []
+
+  constructor(private readonly step: number) {}
+
+  /** A new try: what the last one got does not count. */
+  attemptStarted(): void {
+    this.firstTokenAt = undefined
+    this.usage = undefined
+  }
+
+  part(part: ModelStreamPart): void {
+    if (part.type === 'usage') this.usage = part.usage
+    else this.firstTokenAt ??= performance.now()
+  }
+
+  retried(attempt: number, delayMs: number, error: unknown): void {
+    this.retries.push({ at: performance.now(), attempt, delayMs, error })
+  }
+
+  end(
+    outcome: ModelCallReport['outcome'],
+    result?: ModelCallResult,
+    error?: unknown
+  ): Omit<ModelCallReport, 'provider'> {
+    return {
+      step: this.step,
+      startAt: this.startAt,
+      firstTokenAt: this.firstTokenAt,
+      endAt: performance.now(),
+      outcome,
+      ...(outcome === 'failed' && { error }),
+      retries: this.retries,
+      ...(this.usage && { usage: this.usage }),
+      toolCalls: result?.toolCalls.length ?? 0,
     }
   }
 }
@@ -93,7 +158,7 @@ async function streamAttempt(
 
   const emit = (part: ModelStreamPart) => {
     if (!open) return
-    clearTimeout(timer)
+    if (part.type !== 'usage') clearTimeout(timer)
     consume(part)
   }
   try {

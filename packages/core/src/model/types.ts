@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream'
 import type { ModelEventStream } from './model-event-stream.js'
 import type { MicdropAnswerMetadata, MicdropConversationToolCall } from '../conversation/types.js'
+import type { ModelCallReport, ModelUsage } from '../telemetry/reports.js'
 
 /**
  * What a provider's stream is mapped onto. A provider turns its wire events into these parts and
@@ -13,6 +14,11 @@ export type ModelStreamPart =
   | { type: 'reasoning'; delta?: string }
   /** A complete tool call (arguments assembled), executed once the model call ends. */
   | { type: 'tool-call'; toolCall: MicdropConversationToolCall }
+  /**
+   * The tokens the call used, as the provider reports them (usually with its last event): for
+   * tracing only, not a sign of life. The last one of a call wins.
+   */
+  | { type: 'usage'; usage: ModelUsage }
 
 /** What a provider receives for each model call of an answer. */
 export interface ModelCallRequest {
@@ -65,4 +71,6 @@ export interface ModelAnswerHost {
   ): Promise<{ output: unknown; skipAnswer?: boolean }>
   saveAnswer(text: string, metadata?: MicdropAnswerMetadata): void
   log(...message: unknown[]): void
+  /** Called once per model call as it ends (completed, cancelled or failed). Must not throw. */
+  reportModelCall?(report: Omit<ModelCallReport, 'provider'>): void
 }

@@ -12,7 +12,7 @@ import type { RealtimeInput } from './RealtimeInput.js'
 import type { RealtimeModel } from './RealtimeModel.js'
 import type { RealtimeResponse } from './RealtimeResponse.js'
 import { RealtimeTurn } from './RealtimeTurn.js'
-import type { RealtimeSessionConfig } from './types.js'
+import type { RealtimeSessionConfig, RealtimeToolSpec } from './types.js'
 
 /** What the session reads of its agent. */
 export interface RealtimeSessionHost {
@@ -47,6 +47,7 @@ export class RealtimeSession {
   /** The model's session at the last sync. */
   private seen?: string
   private destroyed = false
+  private readonly specs = new WeakMap<Tool, RealtimeToolSpec>()
 
   constructor(
     readonly model: RealtimeModel,
@@ -200,14 +201,21 @@ export class RealtimeSession {
   private config(): RealtimeSessionConfig {
     const { conversation, tools } = this.host
     const system = conversation[0]?.role === 'system' ? conversation[0].content : ''
-    return {
-      instructions: system,
-      tools: tools.map((tool) => ({
+    return { instructions: system, tools: tools.map((tool) => this.toolSpec(tool)) }
+  }
+
+  /** A tool as the session offers it; converted once per tool (every sync reads it). */
+  private toolSpec(tool: Tool): RealtimeToolSpec {
+    let spec = this.specs.get(tool)
+    if (!spec || spec.name !== tool.name || spec.description !== tool.description) {
+      spec = {
         name: tool.name,
         description: tool.description,
         parameters: toolJsonSchema(tool).schema,
-      })),
+      }
+      this.specs.set(tool, spec)
     }
+    return spec
   }
 
   /** Asks for the answer to the user's words as soon as their audio is in (one hop, not two). */

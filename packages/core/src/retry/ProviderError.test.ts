@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isRetryableError } from './errors.js'
+import { errorRetryAfterMs, isRetryableError, isRetryableStreamCode } from './errors.js'
 import { ProviderError } from './ProviderError.js'
 
 describe('ProviderError', () => {
@@ -8,10 +8,16 @@ describe('ProviderError', () => {
     const error = new ProviderError('AcmeSTT', '401 Invalid API key', {
       status: 401,
       code: 'invalid_api_key',
+      closeCode: 1008,
       cause,
     })
     expect(error.message).toBe('AcmeSTT: 401 Invalid API key')
-    expect(error).toMatchObject({ provider: 'AcmeSTT', status: 401, code: 'invalid_api_key' })
+    expect(error).toMatchObject({
+      provider: 'AcmeSTT',
+      status: 401,
+      code: 'invalid_api_key',
+      closeCode: 1008,
+    })
     expect(error.cause).toBe(cause)
   })
 
@@ -21,5 +27,17 @@ describe('ProviderError', () => {
     expect(new ProviderError('Acme', 'reset').retryable).toBe(true)
     const final = new ProviderError('Acme', 'bad audio', { status: 500, retryable: false })
     expect(isRetryableError(final)).toBe(false)
+  })
+
+  it("lets core's retry read the response's retry-after", () => {
+    const busy = new ProviderError('Acme', 'busy', { status: 429, headers: { 'retry-after': '2' } })
+    expect(errorRetryAfterMs(busy)).toBe(2000)
+  })
+
+  it("retries a stream's in-band code only when the fault is the server's", () => {
+    for (const code of ['server_error', 'rate_limit_exceeded', 'overloaded'])
+      expect(isRetryableStreamCode(code)).toBe(true)
+    for (const code of ['insufficient_quota', 'invalid_prompt', undefined])
+      expect(isRetryableStreamCode(code)).toBe(false)
   })
 })

@@ -50,6 +50,21 @@ export function isRetryableError(error: unknown): boolean {
 }
 
 /**
+ * Error codes a provider sends inside a stream when the failure is its own, not the request's:
+ * the same request may well succeed on the next try (OpenAI's guidance for `server_error`).
+ */
+const RETRYABLE_STREAM_CODES = new Set(['server_error', 'rate_limit_exceeded', 'overloaded'])
+
+/**
+ * Whether a model stream that reported this error code inside it (OpenAI's and OpenAI-compatible
+ * APIs' `server_error`, `rate_limit_exceeded`, `overloaded`) may succeed if tried again. Any
+ * other code (`insufficient_quota`, `invalid_prompt`, a content filter...) would fail again.
+ */
+export function isRetryableStreamCode(code: string | undefined): boolean {
+  return code !== undefined && RETRYABLE_STREAM_CODES.has(code)
+}
+
+/**
  * Whether a request that failed with this HTTP status may succeed if tried again: no status (a
  * refused or reset connection, a timeout), 408, 409, 429 and 5xx.
  */

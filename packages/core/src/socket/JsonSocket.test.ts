@@ -2,9 +2,11 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket, WebSocketServer } from 'ws'
+import { ProviderError, type ProviderErrorDetails } from '../retry/ProviderError.js'
 import {
   JsonSocket,
   describeSocketEnd,
+  socketEndError,
   type JsonSocketEnd,
   type JsonSocketOptions,
 } from './JsonSocket.js'
@@ -137,6 +139,29 @@ describe('JsonSocket', () => {
     const end = await ended
     expect(end).toMatchObject({ kind: 'refused', status: 401, body: '{"detail":"invalid key"}' })
     expect(describeSocketEnd(end, (body) => JSON.parse(body).detail)).toBe('HTTP 401 invalid key')
+  })
+
+  it("turns an end into the provider's error: its text, status, close code and cause", () => {
+    const acme = (message: string, details: ProviderErrorDetails) =>
+      new ProviderError('AcmeSTT', message, details)
+    const refused = socketEndError(
+      { kind: 'refused', status: 401, statusMessage: 'Unauthorized', body: '{"message":"no key"}' },
+      acme
+    )
+    expect(refused).toMatchObject({ message: 'AcmeSTT: HTTP 401 no key', status: 401 })
+    const closed = socketEndError({ kind: 'closed', code: 1011, reason: '' }, acme)
+    expect(closed).toMatchObject({
+      message: 'AcmeSTT: connection closed (code 1011)',
+      closeCode: 1011,
+    })
+    const reset = new Error('read ECONNRESET')
+    expect(socketEndError({ kind: 'error', error: reset }, acme).cause).toBe(reset)
+    const timeout = socketEndError({ kind: 'timeout', timeoutMs: 50 }, acme, (end) =>
+      end.kind === 'timeout' ? `no session after ${end.timeoutMs} ms` : describeSocketEnd(end)
+    )
+    expect(timeout.message).toBe('AcmeSTT: no session after 50 ms')
+    const own = acme('session refused', {})
+    expect(socketEndError({ kind: 'ended', reason: own }, acme)).toBe(own)
   })
 
   it('reports a server close with its code and reason, once', async () => {

@@ -1,3 +1,5 @@
+import type { ProviderErrorDetails } from '../retry/ProviderError.js'
+import { errorBodyMessage } from './error-body-message.js'
 import { readRefusedUpgrade, type RefusedUpgrade } from './refused-upgrade.js'
 
 /**
@@ -224,11 +226,12 @@ export class JsonSocket<M extends object = Record<string, unknown>, Out extends 
 /**
  * The text of a {@link JsonSocketEnd} in the wording the providers share: `could not connect
  * within N ms`, `HTTP 401 <message>`, `connection failed: <error>`, `connection closed (code N:
- * reason)`. `bodyMessage` extracts the API's message from a refused upgrade's body.
+ * reason)`. `bodyMessage` extracts the API's message from a refused upgrade's body (default:
+ * {@link errorBodyMessage}).
  */
 export function describeSocketEnd(
   end: JsonSocketEnd,
-  bodyMessage: (body: string) => string = (body) => body.trim().slice(0, MAX_LOGGED)
+  bodyMessage: (body: string) => string = errorBodyMessage
 ): string {
   switch (end.kind) {
     case 'timeout':
@@ -244,4 +247,26 @@ export function describeSocketEnd(
     case 'ended':
       return end.reason instanceof Error ? end.reason.message : String(end.reason)
   }
+}
+
+/**
+ * A provider's error for a {@link JsonSocketEnd}: `create(message, details)` with the text
+ * `describe` gives (default {@link describeSocketEnd}) and what the end says besides: the HTTP
+ * `status` of a refused upgrade, the `closeCode` of a close, the socket's error as `cause`. A
+ * socket the owner ended with an error gives that error back.
+ *
+ * @example
+ * onEnd: (end) => this.failConnection(socket, socketEndError(end, (m, d) => new AcmeSTTError(m, d)))
+ */
+export function socketEndError<E extends Error>(
+  end: JsonSocketEnd,
+  create: (message: string, details: ProviderErrorDetails) => E,
+  describe: (end: JsonSocketEnd) => string = describeSocketEnd
+): E {
+  if (end.kind === 'ended' && end.reason instanceof Error) return end.reason as E
+  return create(describe(end), {
+    status: end.kind === 'refused' ? end.status : undefined,
+    closeCode: end.kind === 'closed' ? end.code : undefined,
+    cause: end.kind === 'error' ? end.error : undefined,
+  })
 }

@@ -1,6 +1,7 @@
 import { PassThrough, Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
+import { ProviderError } from '../retry/ProviderError.js'
 import { SentenceTTS } from './SentenceTTS.js'
 
 interface Script {
@@ -144,6 +145,22 @@ describe('SentenceTTS', () => {
     await sleep(120)
     expect(events).toEqual(['failed: ScriptedTTS: no audio for 50 ms ("Stuck.")'])
     expect(tts.started[0]!.signal.aborted).toBe(true)
+  })
+
+  it('fails with a ProviderError naming the class when the text stream breaks', async () => {
+    const tts = new ScriptedTTS()
+    const failures: unknown[] = []
+    tts.on('Failed', (error) => failures.push(error))
+    const text = new PassThrough()
+    tts.speak(text)
+    text.destroy(new Error('model gone'))
+    await sleep(10)
+    expect(failures).toHaveLength(1)
+    expect(failures[0]).toBeInstanceOf(ProviderError)
+    expect(failures[0]).toMatchObject({
+      provider: 'ScriptedTTS',
+      message: 'ScriptedTTS: the text stream failed: model gone',
+    })
   })
 
   it('ends at once, with AudioEnd and no request, for text with nothing to say', async () => {

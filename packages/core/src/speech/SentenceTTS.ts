@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream'
+import { ProviderError, type ProviderErrorDetails } from '../retry/ProviderError.js'
 import { TTS } from '../tts/TTS.js'
 import { SentenceSplitter } from './SentenceSplitter.js'
 import { Pcm16Aligner } from './Pcm16Aligner.js'
@@ -83,6 +84,14 @@ export abstract class SentenceTTS extends TTS {
    */
   protected abstract synthesize(sentence: string, signal: AbortSignal): AsyncIterable<Buffer>
 
+  /**
+   * The error of a failure found here (a stalled request, a broken text stream): a
+   * {@link ProviderError} named after the class, unless the provider gives its own class.
+   */
+  protected failure(message: string, details?: ProviderErrorDetails): Error {
+    return new ProviderError(this.constructor.name, message, details)
+  }
+
   speak(text: Readable): void {
     this.stopJob()
     const job: SpeakJob = {
@@ -106,7 +115,11 @@ export abstract class SentenceTTS extends TTS {
         this.startRequests(job)
         this.advance(job)
       },
-      error: (error) => this.fail(job, error),
+      error: (error) =>
+        this.fail(
+          job,
+          this.failure(`the text stream failed: ${messageOf(error)}`, { cause: error })
+        ),
     })
   }
 
@@ -141,7 +154,7 @@ export abstract class SentenceTTS extends TTS {
     } catch (error) {
       clearTimeout(sentence.timer)
       if (this.job !== job) return
-      sentence.error = error ?? new Error(`${this.constructor.name}: synthesis failed`)
+      sentence.error = error ?? this.failure('synthesis failed')
       this.advance(job)
     }
   }
@@ -173,12 +186,7 @@ export abstract class SentenceTTS extends TTS {
     clearTimeout(sentence.timer)
     sentence.timer = setTimeout(() => {
       if (this.job !== job) return
-      this.fail(
-        job,
-        new Error(
-          `${this.constructor.name}: no audio for ${this.stallTimeoutMs} ms ("${sentence.text}")`
-        )
-      )
+      this.fail(job, this.failure(`no audio for ${this.stallTimeoutMs} ms ("${sentence.text}")`))
     }, this.stallTimeoutMs)
   }
 
@@ -197,4 +205,8 @@ export abstract class SentenceTTS extends TTS {
     for (const sentence of job.pending) clearTimeout(sentence.timer)
     job.abort.abort()
   }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
 }

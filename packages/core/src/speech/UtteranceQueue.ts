@@ -25,6 +25,11 @@ export interface UtteranceAudio {
   tail?(): Buffer | undefined
   /** Called after audio was queued or the stream ended: the STT sends what it can. */
   changed(): void
+  /**
+   * The stream failed: true when the STT failed the utterance itself, false (or absent) to end it
+   * with what was heard.
+   */
+  failed?(error: unknown): boolean
 }
 
 /**
@@ -64,7 +69,8 @@ export class UtteranceQueue<U extends QueuedUtterance> {
   /**
    * Adds an utterance and follows its audio stream: each non-empty chunk is queued (as
    * `audio.prepare` makes it), and the stream's end or error marks the utterance ended (with
-   * `audio.tail` queued first) and stops listening to it. `audio.changed` is called after each.
+   * `audio.tail` queued first) and stops listening to it, unless `audio.failed` took the error.
+   * `audio.changed` is called after each.
    */
   follow(utterance: U, stream: Readable, audio: UtteranceAudio): void {
     const end = () => {
@@ -84,7 +90,9 @@ export class UtteranceQueue<U extends QueuedUtterance> {
           audio.changed()
         },
         end,
-        error: end,
+        error: (error) => {
+          if (!audio.failed?.(error)) end()
+        },
       })
     )
   }

@@ -1,6 +1,8 @@
 import { EventEmitter } from 'eventemitter3'
 import type { Readable } from 'node:stream'
 import type { Logger } from '../logger/Logger.js'
+import { defaultProviderName } from '../telemetry/provider-name.js'
+import type { FallbackSwitch } from '../telemetry/reports.js'
 
 export interface STTEvents {
   /**
@@ -18,6 +20,8 @@ export interface STTEvents {
   TranscriptEnd: []
   /** Transcription failed; the utterance produced no (further) transcript. */
   Failed: [error: unknown]
+  /** openmic: a `FallbackSTT` switched to its next STT. */
+  Fallback: [fallback: FallbackSwitch]
 }
 
 /**
@@ -42,6 +46,14 @@ export interface STTEvents {
  */
 export abstract class STT extends EventEmitter<STTEvents> {
   public logger?: Logger
+
+  /**
+   * Who provides the transcription, for tracing (`openmic.stt.provider`): each provider package
+   * says its own (`openai`, `gladia`...); by default the class name without `STT`, in snake case.
+   */
+  get providerName(): string {
+    return defaultProviderName(this, 'STT')
+  }
 
   /** Starts transcribing one utterance; emit `Partial` and `Transcript` as text is recognized. */
   abstract transcribe(audio: Readable): void

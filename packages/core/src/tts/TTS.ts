@@ -1,6 +1,8 @@
 import { EventEmitter } from 'eventemitter3'
 import type { Readable } from 'node:stream'
 import type { Logger } from '../logger/Logger.js'
+import { defaultProviderName } from '../telemetry/provider-name.js'
+import type { FallbackSwitch } from '../telemetry/reports.js'
 
 /** When a word is heard, relative to the start of the audio of the `speak()` that says it. */
 export interface TTSWord {
@@ -24,6 +26,8 @@ export interface TTSEvents {
   AudioEnd: []
   /** Synthesis failed. */
   Failed: [error: unknown]
+  /** openmic: a `FallbackTTS` switched to its next TTS. */
+  Fallback: [fallback: FallbackSwitch]
 }
 
 /**
@@ -43,6 +47,14 @@ export interface TTSEvents {
  */
 export abstract class TTS extends EventEmitter<TTSEvents> {
   public logger?: Logger
+
+  /**
+   * Who provides the speech, for tracing (`openmic.tts.provider`): each provider package says its
+   * own (`openai`, `cartesia`...); by default the class name without `TTS`, in snake case.
+   */
+  get providerName(): string {
+    return defaultProviderName(this, 'TTS')
+  }
 
   /** Starts speaking a stream of UTF-8 text; emit `Audio` chunks, then `AudioEnd`. */
   abstract speak(text: Readable): void

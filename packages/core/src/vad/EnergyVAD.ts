@@ -1,3 +1,4 @@
+import { audioBytes } from '../protocol/commands.js'
 import { VAD } from './VAD.js'
 
 export interface EnergyVADOptions {
@@ -15,7 +16,6 @@ export interface EnergyVADOptions {
 }
 
 const WINDOW_MS = 20
-const SAMPLES_PER_MS = 16
 
 /**
  * The simplest VAD: a 20 ms window is voice when it is louder than a threshold. Deterministic and
@@ -68,7 +68,7 @@ export class EnergyVAD extends VAD {
   }
 
   process(audio: Buffer): void {
-    const bytes = WINDOW_MS * SAMPLES_PER_MS * 2
+    const bytes = audioBytes(WINDOW_MS)
     const data = this.partial.length > 0 ? Buffer.concat([this.partial, audio]) : audio
     let offset = 0
     for (; offset + bytes <= data.length; offset += bytes) this.window(data, offset, bytes)

@@ -1,15 +1,23 @@
-import { MICDROP_AUDIO_FORMAT, StreamingSTT, type StreamingUtterance } from '@openmic/core/provider'
-import { openJsonSocket, type JsonSocket, type SocketEnd } from '../json-socket.js'
-import { ELEVENLABS_BASE_URL, webSocketURL } from '../ws-url.js'
-import { ElevenLabsSTTError } from './ElevenLabsSTTError.js'
+import {
+  MICDROP_AUDIO_FORMAT,
+  StreamingSTT,
+  webSocketURL,
+  type StreamingUtterance,
+} from '@openmic/core/provider'
+import { ElevenLabsConnection } from '../connection.js'
+import { ELEVENLABS_BASE_URL } from '../endpoint.js'
+import { ElevenLabsSTTError } from './errors.js'
 import {
   ELEVENLABS_STT_DEFAULTS,
   SCRIBE_ERROR_TYPES,
   type ElevenLabsSTTOptions,
 } from './options.js'
 
+/** A connection of ElevenLabsSTT (its errors are ElevenLabsSTTErrors). */
+type ElevenLabsSTTConnection = ElevenLabsConnection<ElevenLabsSTTError>
+
 /** One user utterance; once its commit was sent, the next `committed_transcript` ends it. */
-interface Utterance extends StreamingUtterance<JsonSocket> {
+interface Utterance extends StreamingUtterance<ElevenLabsSTTConnection> {
   /** Committed segments of this utterance (the server may commit before the end, too). */
   readonly segments: string[]
 }
@@ -43,13 +51,14 @@ interface Utterance extends StreamingUtterance<JsonSocket> {
  * stt.on('Failed', (error) => console.error(error))
  * stt.transcribe(utteranceAudio) // a Readable of PCM16 16 kHz mono that ends with the utterance
  */
-export class ElevenLabsSTT extends StreamingSTT<JsonSocket, Utterance> {
+export class ElevenLabsSTT extends StreamingSTT<ElevenLabsSTTConnection, Utterance> {
   private readonly url: string
   private readonly apiKey: string
   private readonly connectionTimeoutMs: number
 
   constructor(options: ElevenLabsSTTOptions = {}) {
     super({
+      providerName: 'elevenlabs',
       transcriptionTimeoutMs:
         options.transcriptionTimeoutMs ?? ELEVENLABS_STT_DEFAULTS.transcriptionTimeoutMs,
     })
@@ -73,12 +82,12 @@ export class ElevenLabsSTT extends StreamingSTT<JsonSocket, Utterance> {
     return { segments: [] as string[] }
   }
 
-  protected sendAudio(socket: JsonSocket, chunk: Buffer): void {
-    socket.send(audioChunk(chunk.toString('base64'), false))
+  protected override sendAudio(connection: ElevenLabsSTTConnection, chunk: Buffer): void {
+    connection.send(audioChunk(chunk.toString('base64'), false))
   }
 
-  protected sendEnd(socket: JsonSocket): void {
-    socket.send(audioChunk('', true))
+  protected override sendEnd(connection: ElevenLabsSTTConnection): void {
+    connection.send(audioChunk('', true))
   }
 
   protected timeoutError(timeoutMs: number): ElevenLabsSTTError {
@@ -87,19 +96,24 @@ export class ElevenLabsSTT extends StreamingSTT<JsonSocket, Utterance> {
     )
   }
 
-  protected connect(): JsonSocket {
-    const socket: JsonSocket = openJsonSocket({
-      url: this.url,
-      apiKey: this.apiKey,
-      connectionTimeoutMs: this.connectionTimeoutMs,
-      onMessage: (message) => this.handle(socket, message),
-      onEnd: (end) => this.failConnection(socket, socketError(end)),
-      log: (...message) => this.log(...message),
-    })
-    return socket
+  protected connect(): ElevenLabsSTTConnection {
+    const connection: ElevenLabsSTTConnection = new ElevenLabsConnection(
+      {
+        url: this.url,
+        apiKey: this.apiKey,
+        connectionTimeoutMs: this.connectionTimeoutMs,
+        error: (message, details) => new ElevenLabsSTTError(message, details),
+      },
+      {
+        onMessage: (message) => this.handle(connection, message),
+        onClosed: (error) => this.failConnection(connection, error),
+        log: (...message) => this.log(...message),
+      }
+    )
+    return connection
   }
 
-  private handle(socket: JsonSocket, message: Record<string, unknown>): void {
+  private handle(socket: ElevenLabsSTTConnection, message: Record<string, unknown>): void {
     if (this.destroyed) return
     const type = message.message_type
     const text = typeof message.text === 'string' ? message.text : ''
@@ -119,10 +133,7 @@ export class ElevenLabsSTT extends StreamingSTT<JsonSocket, Utterance> {
       const detail = typeof message.error === 'string' ? message.error : JSON.stringify(message)
       // The session's state after an error is unknown: it is dropped, so that no later transcript
       // is matched to the wrong utterance.
-      this.failConnection(
-        socket,
-        new ElevenLabsSTTError(`${type}: ${detail}`, { messageType: type })
-      )
+      this.failConnection(socket, new ElevenLabsSTTError(`${type}: ${detail}`, { code: type }))
       return
     }
     // session_started, final_transcript (a segment's text before its commit),
@@ -146,8 +157,4 @@ function joinText(segments: string[]): string {
     .map((segment) => segment.trim())
     .filter(Boolean)
     .join(' ')
-}
-
-function socketError(end: SocketEnd): ElevenLabsSTTError {
-  return new ElevenLabsSTTError(end.message, { status: end.status, closeCode: end.closeCode })
 }

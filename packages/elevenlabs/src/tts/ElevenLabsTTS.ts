@@ -1,10 +1,16 @@
 import { TTS } from '@openmic/core'
-import { MICDROP_AUDIO_FORMAT, Pcm16Aligner, Resampler, followText } from '@openmic/core/provider'
+import {
+  MICDROP_AUDIO_FORMAT,
+  Pcm16Aligner,
+  Resampler,
+  followText,
+  webSocketURL,
+} from '@openmic/core/provider'
 import type { Readable } from 'node:stream'
-import { openJsonSocket, type JsonSocket, type SocketEnd } from '../json-socket.js'
-import { ELEVENLABS_BASE_URL, webSocketURL } from '../ws-url.js'
+import { ElevenLabsConnection } from '../connection.js'
+import { ELEVENLABS_BASE_URL } from '../endpoint.js'
 import { WordAligner } from './alignment.js'
-import { ElevenLabsTTSError } from './ElevenLabsTTSError.js'
+import { ElevenLabsTTSError } from './errors.js'
 import {
   ELEVENLABS_TTS_DEFAULTS,
   INACTIVITY_TIMEOUT_S,
@@ -12,10 +18,13 @@ import {
   type ElevenLabsVoiceSettings,
 } from './options.js'
 
+/** A connection of ElevenLabsTTS (its errors are ElevenLabsTTSErrors). */
+type ElevenLabsTTSConnection = ElevenLabsConnection<ElevenLabsTTSError>
+
 /** One `speak()`: its context on the connection, and where its text and audio stand. */
 interface Speech {
   readonly contextId: string
-  readonly socket: JsonSocket
+  readonly socket: ElevenLabsTTSConnection
   /** Text received but not sent: what follows the last blank (a word may go on). */
   pending: string
   /** Some text that is not blank was sent. */
@@ -64,6 +73,11 @@ interface Speech {
  * tts.speak(Readable.from(['Hello there. ', 'How can I help?']))
  */
 export class ElevenLabsTTS extends TTS {
+  /** `elevenlabs`, the provider, for tracing. */
+  override get providerName(): string {
+    return 'elevenlabs'
+  }
+
   private readonly url: string
   private readonly apiKey: string
   private readonly voiceSettings: ElevenLabsVoiceSettings | undefined
@@ -71,7 +85,7 @@ export class ElevenLabsTTS extends TTS {
   private readonly connectionTimeoutMs: number
   private readonly stallTimeoutMs: number
   private readonly keepAliveIntervalMs: number
-  private socket: JsonSocket | undefined
+  private socket: ElevenLabsTTSConnection | undefined
   private speech: Speech | undefined
   private contexts = 0
   private destroyed = false
@@ -143,7 +157,10 @@ export class ElevenLabsTTS extends TTS {
       data: (chunk) => this.textIn(speech, chunk),
       end: () => this.textEnd(speech),
       error: (error) =>
-        this.fail(speech, new ElevenLabsTTSError(`the text stream failed: ${messageOf(error)}`)),
+        this.fail(
+          speech,
+          new ElevenLabsTTSError(`the text stream failed: ${messageOf(error)}`, { cause: error })
+        ),
     })
   }
 
@@ -160,15 +177,20 @@ export class ElevenLabsTTS extends TTS {
     super.destroy()
   }
 
-  private connect(): JsonSocket {
-    const socket: JsonSocket = openJsonSocket({
-      url: this.url,
-      apiKey: this.apiKey,
-      connectionTimeoutMs: this.connectionTimeoutMs,
-      onMessage: (message) => this.handle(socket, message),
-      onEnd: (end) => this.ended(socket, end),
-      log: (...message) => this.log(...message),
-    })
+  private connect(): ElevenLabsTTSConnection {
+    const socket: ElevenLabsTTSConnection = new ElevenLabsConnection(
+      {
+        url: this.url,
+        apiKey: this.apiKey,
+        connectionTimeoutMs: this.connectionTimeoutMs,
+        error: (message, details) => new ElevenLabsTTSError(message, details),
+      },
+      {
+        onMessage: (message) => this.handle(socket, message),
+        onClosed: (error) => this.ended(socket, error),
+        log: (...message) => this.log(...message),
+      }
+    )
     return socket
   }
 
@@ -235,7 +257,7 @@ export class ElevenLabsTTS extends TTS {
     }, this.stallTimeoutMs)
   }
 
-  private handle(socket: JsonSocket, message: Record<string, unknown>): void {
+  private handle(socket: ElevenLabsTTSConnection, message: Record<string, unknown>): void {
     if (this.destroyed) return
     const contextId = message.contextId ?? message.context_id
     const speech = this.speech
@@ -250,7 +272,7 @@ export class ElevenLabsTTS extends TTS {
       if (speech?.socket === socket) this.fail(speech, error)
       // The connection's state after an error is unknown (the API closes it after some): the next
       // speak() opens a new one.
-      socket.end({ message: error.message })
+      socket.end(error)
       return
     }
     // Whatever arrives for a context that was cancelled or replaced is dropped here.
@@ -293,15 +315,12 @@ export class ElevenLabsTTS extends TTS {
   }
 
   /** The connection is over: the speech on it fails; the next speak() opens a new one. */
-  private ended(socket: JsonSocket, end: SocketEnd): void {
+  private ended(socket: ElevenLabsTTSConnection, error: ElevenLabsTTSError): void {
     if (this.socket === socket) this.socket = undefined
-    this.log('Connection ended:', end.message)
+    this.log('ElevenLabsTTSConnection ended:', error.message)
     const speech = this.speech
     if (this.destroyed || speech?.socket !== socket) return
-    this.fail(
-      speech,
-      new ElevenLabsTTSError(end.message, { status: end.status, code: end.closeCode })
-    )
+    this.fail(speech, error)
   }
 
   private fail(speech: Speech, error: ElevenLabsTTSError): void {
@@ -342,8 +361,8 @@ function inBandError(message: Record<string, unknown>): ElevenLabsTTSError {
   const code = typeof message.code === 'number' ? message.code : undefined
   const parts = [name, text].filter(Boolean).join(': ') || JSON.stringify(message).slice(0, 200)
   return new ElevenLabsTTSError(code !== undefined ? `${parts} (code ${code})` : parts, {
-    error: name,
-    code,
+    code: name,
+    closeCode: code,
   })
 }
 

@@ -1,17 +1,13 @@
-import { ProviderError } from '@openmic/core'
+import { ProviderError, type ProviderErrorDetails } from '@openmic/core'
 
-/** An error of GladiaSTT: names the provider and, when there is one, the HTTP status. */
+/**
+ * An error of GladiaSTT: names the provider and, when there is one, the HTTP status of a refused
+ * session creation or WebSocket upgrade (`status`: 401 for a wrong key...) or the close code of a
+ * WebSocket that ended the session (`closeCode`).
+ */
 export class GladiaSTTError extends ProviderError {
   override readonly name = 'GladiaSTTError'
-  /** The close code of a WebSocket that ended the session. */
-  readonly closeCode: number | undefined
-
-  /**
-   * @param status - the HTTP status of a refused session creation or WebSocket upgrade (401 for a
-   *   wrong key...).
-   */
-  constructor(message: string, status?: number, closeCode?: number) {
-    super('GladiaSTT', message, { status })
-    this.closeCode = closeCode
+  constructor(message: string, details?: ProviderErrorDetails) {
+    super('GladiaSTT', message, details)
   }
 }

@@ -1,4 +1,4 @@
-import type { DeepPartial, GladiaLiveSettings } from './settings.js'
+import { DEFAULT_GLADIA_BASE_URL } from './endpoint.js'
 
 /** Options of {@link GladiaSTT}. */
 export interface GladiaSTTOptions {
@@ -50,12 +50,10 @@ export interface ResolvedGladiaSTTOptions {
   retryDelayMs: number
 }
 
-export const DEFAULT_GLADIA_BASE_URL = 'https://api.gladia.io'
-
 export function resolveOptions(options: GladiaSTTOptions): ResolvedGladiaSTTOptions {
   return {
     apiKey: options.apiKey ?? process.env.GLADIA_API_KEY ?? '',
-    baseURL: (options.baseURL ?? DEFAULT_GLADIA_BASE_URL).replace(/\/+$/, ''),
+    baseURL: options.baseURL ?? DEFAULT_GLADIA_BASE_URL,
     region: options.region,
     connectionTimeoutMs: options.connectionTimeoutMs ?? 5000,
     transcriptionTimeoutMs: options.transcriptionTimeoutMs ?? 4000,
@@ -63,3 +61,58 @@ export function resolveOptions(options: GladiaSTTOptions): ResolvedGladiaSTTOpti
     retryDelayMs: Math.max(0, options.retryDelayMs ?? 1000),
   }
 }
+
+/**
+ * The body of `POST /v2/live` (Gladia's `LiveV2InitRequest`): the fields openmic sets or that
+ * matter most are typed; any other field of the API is passed through as it is.
+ */
+export interface GladiaLiveSettings {
+  /** `wav/pcm` (default), `wav/alaw` or `wav/ulaw`. */
+  encoding?: string
+  bit_depth?: number
+  sample_rate?: number
+  channels?: number
+  /** `solaria-1` by default on Gladia's side. */
+  model?: string
+  /** Seconds of silence that close one of Gladia's utterances (0.01 to 10). */
+  endpointing?: number
+  /** Seconds after which an utterance is closed even without silence. */
+  maximum_duration_without_endpointing?: number
+  language_config?: { languages?: string[]; code_switching?: boolean; [key: string]: unknown }
+  pre_processing?: Record<string, unknown>
+  realtime_processing?: Record<string, unknown>
+  post_processing?: Record<string, unknown>
+  messages_config?: GladiaMessagesConfig
+  custom_metadata?: Record<string, unknown>
+  callback?: boolean
+  callback_config?: Record<string, unknown>
+  [key: string]: unknown
+}
+
+/** Which messages the live WebSocket sends (`messages_config`). */
+export interface GladiaMessagesConfig {
+  /** `transcript` messages with `is_final: false` (they become `Partial`). */
+  receive_partial_transcripts?: boolean
+  /** `transcript` messages with `is_final: true` (always on: they are the text). */
+  receive_final_transcripts?: boolean
+  /** `speech_start` / `speech_end`. */
+  receive_speech_events?: boolean
+  receive_pre_processing_events?: boolean
+  /** Translation, named entities, sentiment. */
+  receive_realtime_processing_events?: boolean
+  /** `post_transcript`, `post_final_transcript`, summarization, chapterization. */
+  receive_post_processing_events?: boolean
+  /** Acknowledgments of audio and `stop_recording` (always on: resume and in-band errors). */
+  receive_acknowledgments?: boolean
+  /** Always on. */
+  receive_errors?: boolean
+  /** `start_session`, `start_recording`, `end_recording`, `end_session` (always on). */
+  receive_lifecycle_events?: boolean
+}
+
+/** `T` with every field optional, at every depth. */
+export type DeepPartial<T> = T extends readonly unknown[]
+  ? T
+  : T extends object
+    ? { [K in keyof T]?: DeepPartial<T[K]> }
+    : T

@@ -5,12 +5,12 @@ import {
   type StreamingUtterance,
 } from '@openmic/core/provider'
 import { GradiumError } from '../errors.js'
-import { speechURL } from '../socket/endpoint.js'
-import { GradiumSocket, inBandError, type GradiumMessage } from '../socket/GradiumSocket.js'
-import { GRADIUM_STT_DEFAULTS, type GradiumSTTOptions } from './types.js'
+import { speechURL } from '../endpoint.js'
+import { GradiumConnection, inBandError, type GradiumMessage } from '../connection.js'
+import { GRADIUM_STT_DEFAULTS, type GradiumSTTOptions } from './options.js'
 
 /** One user utterance: its audio waiting to be sent, and where its transcription stands. */
-interface Utterance extends StreamingUtterance<GradiumSocket> {
+interface Utterance extends StreamingUtterance<GradiumConnection> {
   /** The `flush_id` sent at its end. */
   flushId?: string
   /** Its `flushed` came: its text is complete but for what `trailingTextMs` may still bring. */
@@ -42,7 +42,7 @@ interface Utterance extends StreamingUtterance<GradiumSocket> {
  * stt.on('Transcript', (text) => console.log('User:', text))
  * stt.transcribe(utteranceAudio) // a Readable of PCM16 16 kHz mono that ends with the utterance
  */
-export class GradiumSTT extends StreamingSTT<GradiumSocket, Utterance> {
+export class GradiumSTT extends StreamingSTT<GradiumConnection, Utterance> {
   private flushCount = 0
   private readonly settings: Required<
     Pick<GradiumSTTOptions, 'modelName' | 'inputFormat' | 'connectionTimeoutMs' | 'trailingTextMs'>
@@ -50,6 +50,7 @@ export class GradiumSTT extends StreamingSTT<GradiumSocket, Utterance> {
 
   constructor(private readonly options: GradiumSTTOptions = {}) {
     super({
+      providerName: 'gradium',
       transcriptionTimeoutMs:
         options.transcriptionTimeoutMs ?? GRADIUM_STT_DEFAULTS.transcriptionTimeoutMs,
       // Gradium's `text` does not say which flush it belongs to: one utterance on the wire at a time.
@@ -80,22 +81,24 @@ export class GradiumSTT extends StreamingSTT<GradiumSocket, Utterance> {
     return utterance.flushed ? joined(utterance.texts) : undefined
   }
 
-  protected sendAudio(socket: GradiumSocket, chunk: Buffer): void {
+  protected override sendAudio(socket: GradiumConnection, chunk: Buffer): void {
     socket.send({ type: 'audio', audio: chunk.toString('base64') })
   }
 
-  protected sendEnd(socket: GradiumSocket, utterance: Utterance): void {
+  protected override sendEnd(socket: GradiumConnection, utterance: Utterance): void {
     utterance.flushId = String(++this.flushCount)
     socket.send({ type: 'flush', flush_id: utterance.flushId })
   }
 
   protected timeoutError(timeoutMs: number): GradiumError {
-    return new GradiumError('GradiumSTT', `no flushed ${timeoutMs} ms after the utterance ended`)
+    return new GradiumError(`no flushed ${timeoutMs} ms after the utterance ended`, {
+      provider: 'GradiumSTT',
+    })
   }
 
-  protected connect(): GradiumSocket {
+  protected connect(): GradiumConnection {
     const { options, settings } = this
-    const socket: GradiumSocket = new GradiumSocket(
+    const socket: GradiumConnection = new GradiumConnection(
       {
         provider: 'GradiumSTT',
         url: speechURL('asr', options.baseURL, options.region),
@@ -126,7 +129,7 @@ export class GradiumSTT extends StreamingSTT<GradiumSocket, Utterance> {
     return socket
   }
 
-  private receive(socket: GradiumSocket, message: GradiumMessage): void {
+  private receive(socket: GradiumConnection, message: GradiumMessage): void {
     switch (message.type) {
       case 'ready':
         if (socket.wasReady) return

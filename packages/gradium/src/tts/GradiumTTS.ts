@@ -2,10 +2,10 @@ import { TTS, type TTSWord } from '@openmic/core'
 import { followText } from '@openmic/core/provider'
 import type { Readable } from 'node:stream'
 import { GradiumError } from '../errors.js'
-import { speechURL } from '../socket/endpoint.js'
-import { GradiumSocket, inBandError, type GradiumMessage } from '../socket/GradiumSocket.js'
+import { speechURL } from '../endpoint.js'
+import { GradiumConnection, inBandError, type GradiumMessage } from '../connection.js'
 import { Request } from './Request.js'
-import { GRADIUM_TTS_DEFAULTS, OUTPUT_SAMPLE_RATES, type GradiumTTSOptions } from './types.js'
+import { GRADIUM_TTS_DEFAULTS, OUTPUT_SAMPLE_RATES, type GradiumTTSOptions } from './options.js'
 
 /**
  * Text-to-speech with Gradium's streaming TTS, every `speak()` multiplexed on one WebSocket
@@ -32,7 +32,12 @@ import { GRADIUM_TTS_DEFAULTS, OUTPUT_SAMPLE_RATES, type GradiumTTSOptions } fro
  * tts.speak(Readable.from(['Hello there. ', 'How can I help?']))
  */
 export class GradiumTTS extends TTS {
-  private socket?: GradiumSocket
+  /** `gradium`, the provider, for tracing. */
+  override get providerName(): string {
+    return 'gradium'
+  }
+
+  private socket?: GradiumConnection
   private current?: Request
   private requestCount = 0
   private destroyed = false
@@ -64,7 +69,10 @@ export class GradiumTTS extends TTS {
       error: (error) =>
         this.fail(
           request,
-          new GradiumError('GradiumTTS', `the text stream broke: ${String(error)}`)
+          new GradiumError(`the text stream broke: ${String(error)}`, {
+            provider: 'GradiumTTS',
+            cause: error,
+          })
         ),
     })
   }
@@ -126,7 +134,7 @@ export class GradiumTTS extends TTS {
   private connect(): void {
     if (this.destroyed) return
     const { options } = this
-    const socket: GradiumSocket = new GradiumSocket(
+    const socket: GradiumConnection = new GradiumConnection(
       {
         provider: 'GradiumTTS',
         url: speechURL('tts', options.baseURL, options.region),
@@ -148,7 +156,7 @@ export class GradiumTTS extends TTS {
     this.socket = socket
   }
 
-  private receive(socket: GradiumSocket, message: GradiumMessage): void {
+  private receive(socket: GradiumConnection, message: GradiumMessage): void {
     const request = this.requestOf(socket, message)
     if (!request) {
       // Late messages of a cancelled or finished request land here, and are dropped.
@@ -197,7 +205,7 @@ export class GradiumTTS extends TTS {
    * The current request a message is about: the one its `client_req_id` names, or, for a message
    * without one, the current request on that socket.
    */
-  private requestOf(socket: GradiumSocket, message: GradiumMessage): Request | undefined {
+  private requestOf(socket: GradiumConnection, message: GradiumMessage): Request | undefined {
     const request = this.current
     if (!request || request.socket !== socket) return undefined
     const id = message.client_req_id
@@ -212,7 +220,9 @@ export class GradiumTTS extends TTS {
       const socket = request.socket
       this.fail(
         request,
-        new GradiumError('GradiumTTS', `no answer for ${this.stallTimeoutMs} ms (stalled)`)
+        new GradiumError(`no answer for ${this.stallTimeoutMs} ms (stalled)`, {
+          provider: 'GradiumTTS',
+        })
       )
       // A socket that stopped answering is not trusted with the next speak().
       if (socket) this.dropSocket(socket)
@@ -220,7 +230,7 @@ export class GradiumTTS extends TTS {
   }
 
   /** The socket is gone: its request fails once text went to it, else moves to a new socket. */
-  private closed(socket: GradiumSocket, error: GradiumError): void {
+  private closed(socket: GradiumConnection, error: GradiumError): void {
     if (this.destroyed) return
     if (this.socket === socket) this.socket = undefined
     const request = this.current
@@ -236,12 +246,15 @@ export class GradiumTTS extends TTS {
   }
 
   /** Closes a socket and fails what depended on it. */
-  private dropSocket(socket: GradiumSocket, error?: GradiumError): void {
+  private dropSocket(socket: GradiumConnection, error?: GradiumError): void {
     socket.dispose()
     if (this.socket === socket) this.socket = undefined
     const request = this.current
     if (request && request.socket === socket) {
-      this.fail(request, error ?? new GradiumError('GradiumTTS', 'connection dropped'))
+      this.fail(
+        request,
+        error ?? new GradiumError('connection dropped', { provider: 'GradiumTTS' })
+      )
     }
   }
 

@@ -1,5 +1,5 @@
-import { MICDROP_AUDIO_FORMAT, Resampler } from '@openmic/core/provider'
-import type { GradiumSocket } from '../socket/GradiumSocket.js'
+import { MICDROP_AUDIO_FORMAT, Pcm16Aligner, Resampler } from '@openmic/core/provider'
+import type { GradiumConnection } from '../connection.js'
 
 /**
  * One `speak()`: a request multiplexed on the socket under its own `client_req_id`, its text not
@@ -7,7 +7,7 @@ import type { GradiumSocket } from '../socket/GradiumSocket.js'
  */
 export class Request {
   /** The socket it is set up on (undefined until its `setup` is sent). */
-  socket: GradiumSocket | undefined
+  socket: GradiumConnection | undefined
   /** The server answered its `setup` with `ready`: text may flow. */
   ready = false
   /** Text received and not sent yet. */
@@ -23,8 +23,8 @@ export class Request {
   /** Stops following its text stream. */
   detach: () => void = () => {}
   private readonly resampler: Resampler | undefined
-  /** A byte of a sample split across two audio messages. */
-  private carry: Buffer | undefined
+  /** Holds a byte of a sample split across two audio messages. */
+  private readonly aligner = new Pcm16Aligner()
 
   constructor(
     /** Its `client_req_id`. */
@@ -59,11 +59,7 @@ export class Request {
 
   /** PCM16 16 kHz of one audio message, whole samples only. */
   convert(audio: Buffer): Buffer {
-    if (this.resampler) return this.resampler.write(audio)
-    const data = this.carry ? Buffer.concat([this.carry, audio]) : audio
-    const even = data.length - (data.length % 2)
-    this.carry = even < data.length ? data.subarray(even) : undefined
-    return data.subarray(0, even)
+    return this.resampler ? this.resampler.write(audio) : this.aligner.write(audio)
   }
 
   /** The audio still held once the request's audio has ended. */

@@ -43,6 +43,11 @@ const REPLIES = {
  * for await (const chunk of agent.answer()) process.stdout.write(chunk) // It is 10:42 PM.
  */
 export class LocalAgent extends Agent<LocalAgentOptions & AgentOptions> {
+  /** `local`, models run in this process, for tracing. */
+  override get providerName(): string {
+    return 'local'
+  }
+
   /**
    * Holds one throwaway conversation (the greeting, then "what time is it" through the time tool)
    * so that the first call's answers do not pay for what a process does once: loading the date

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LocalSetupError } from '../errors/LocalSetupError.js'
+import { LocalSetupError } from '../errors.js'
 import { openLibrary, requireFiles } from './open-library.js'
 
 describe('openLibrary', () => {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import koffi from 'koffi'
-import { LocalSetupError } from '../errors/LocalSetupError.js'
+import { LocalSetupError } from '../errors.js'
 
 /** A library opened by koffi. */
 export type NativeLibrary = ReturnType<typeof koffi.load>
@@ -10,12 +10,12 @@ export function openLibrary(name: string, packages: readonly string[]): NativeLi
   try {
     return koffi.load(name)
   } catch (error) {
-    throw new LocalSetupError(`the shared library ${name}`, packages, error)
+    throw new LocalSetupError(`the shared library ${name}`, { packages, cause: error })
   }
 }
 
 /** Throws a {@link LocalSetupError} when one of the files is missing. */
 export function requireFiles(paths: readonly string[], packages: readonly string[]): void {
   const missing = paths.find((path) => !existsSync(path))
-  if (missing !== undefined) throw new LocalSetupError(missing, packages)
+  if (missing !== undefined) throw new LocalSetupError(missing, { packages })
 }

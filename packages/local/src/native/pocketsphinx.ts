@@ -1,19 +1,9 @@
 import { openLibrary, requireFiles, type NativeLibrary } from './open-library.js'
+import type { LocalSTTOptions } from '../stt/options.js'
 import { STT_PACKAGES } from './packages.js'
 
 /** Where Debian's `pocketsphinx-en-us` puts the US-English model. */
 export const DEFAULT_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us'
-
-/** Options of `LocalSTT`: where the model is and extra pocketsphinx decoder arguments. */
-export interface LocalSTTOptions {
-  /** Folder holding `en-us/` (acoustic model), `en-us.lm.bin` and `cmudict-en-us.dict`. */
-  modelDir?: string
-  /**
-   * Extra decoder arguments, as on the pocketsphinx command line without the dash
-   * (`{ beam: '1e-60' }`). They override openmic's defaults.
-   */
-  args?: Record<string, string>
-}
 
 /**
  * openmic's defaults, for latency: no second full decoding pass at the end of the utterance

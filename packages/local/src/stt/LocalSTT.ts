@@ -1,12 +1,13 @@
 import type { Readable } from 'node:stream'
-import { STT } from '@openmic/core'
-import { checkPocketsphinx, type LocalSTTOptions } from '../native/pocketsphinx.js'
+import { STT, type ProviderErrorDetails } from '@openmic/core'
+import { Pcm16Aligner } from '@openmic/core/provider'
+import { localFailure } from '../errors.js'
+import { checkPocketsphinx } from '../native/pocketsphinx.js'
 import type { WorkerHost } from '../worker/WorkerHost.js'
 import { WorkerPool } from '../worker/WorkerPool.js'
+import { LocalSTTError } from './errors.js'
 import type { SttRequest, SttResponse, SttWorkerData } from './messages.js'
-import { Pcm16Aligner } from '@openmic/core/provider'
-
-export type { LocalSTTOptions }
+import type { LocalSTTOptions } from './options.js'
 
 /** Loaded decoders, kept between calls: a new LocalSTT takes one whose model is already loaded. */
 const pool = new WorkerPool<SttRequest, SttResponse>(new URL('./stt-worker.js', import.meta.url))
@@ -39,6 +40,11 @@ interface Streaming {
  * stt.transcribe(audio) // a Readable of PCM16 16 kHz mono that ends with the utterance
  */
 export class LocalSTT extends STT {
+  /** `local`, models run in this process, for tracing. */
+  override get providerName(): string {
+    return 'local'
+  }
+
   private readonly host: WorkerHost<SttRequest, SttResponse>
   private readonly workerData: SttWorkerData
   private streaming?: Streaming
@@ -93,7 +99,7 @@ export class LocalSTT extends STT {
     const utt = ++lastUtt
     const failure = this.host.error
     if (failure) {
-      process.nextTick(() => this.emit('Failed', failure))
+      process.nextTick(() => this.emit('Failed', localFailure(failure, sttError)))
       return
     }
     const aligner = new Pcm16Aligner()
@@ -116,6 +122,7 @@ export class LocalSTT extends STT {
     }
     const onError = (error: unknown) => {
       this.abortStreaming()
+      // The caller's own error, as it is.
       this.emit('Failed', error)
     }
     // Destroyed without an error and without ending: the utterance is dropped.
@@ -161,7 +168,7 @@ export class LocalSTT extends STT {
   private onMessage(message: SttResponse) {
     if (message.type === 'ready' || !this.settle(message.utt)) return
     if (message.type === 'error') {
-      this.emit('Failed', new Error(`LocalSTT: ${message.message}`))
+      this.emit('Failed', new LocalSTTError(message.message))
       return
     }
     this.log(`Utterance ${message.utt}: "${message.text}"`)
@@ -172,6 +179,10 @@ export class LocalSTT extends STT {
     this.streaming?.detach()
     this.streaming = undefined
     for (const utt of this.waiting) this.settle(utt)
-    this.emit('Failed', error)
+    this.emit('Failed', localFailure(error, sttError))
   }
+}
+
+function sttError(message: string, details: ProviderErrorDetails): LocalSTTError {
+  return new LocalSTTError(message, details)
 }

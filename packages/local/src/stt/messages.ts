@@ -1,4 +1,4 @@
-import type { LocalSTTOptions } from '../native/pocketsphinx.js'
+import type { LocalSTTOptions } from './options.js'
 
 /** Main thread → STT worker. `utt` numbers the utterance. */
 export type SttRequest =

@@ -1,10 +1,13 @@
 import type { Readable } from 'node:stream'
-import { TTS } from '@openmic/core'
+import { TTS, type ProviderErrorDetails } from '@openmic/core'
 import { audioBytes } from '@openmic/core/provider'
-import { checkFlite, type FliteVoice } from '../native/flite.js'
+import { checkFlite } from '../native/flite.js'
 import type { WorkerHost } from '../worker/WorkerHost.js'
 import { WorkerPool } from '../worker/WorkerPool.js'
+import { localFailure } from '../errors.js'
 import type { TtsRequest, TtsResponse, TtsWorkerData } from './messages.js'
+import { LocalTTSError } from './errors.js'
+import type { LocalTTSOptions } from './options.js'
 import { SpeakJob } from './SpeakJob.js'
 
 /** Loaded voices, kept between calls: a new LocalTTS takes one that is ready. */
@@ -17,16 +20,6 @@ function workerDataOf(options: LocalTTSOptions): TtsWorkerData {
 
 /** Request numbers, unique in the process: a pooled worker's late answers never match. */
 let lastId = 0
-
-/** Options of {@link LocalTTS}. */
-export interface LocalTTSOptions {
-  /** flite voice; default `slt` (US English, female, 16 kHz). */
-  voice?: FliteVoice
-  /** A sentence longer than this (characters) is cut at a comma or a space. Default 200. */
-  maxSentenceLength?: number
-  /** Largest `Audio` chunk, in milliseconds of speech. Default 250. */
-  chunkMs?: number
-}
 
 /**
  * Offline text-to-speech with flite (Debian's `libflite1`). No key, no download.
@@ -47,6 +40,11 @@ export interface LocalTTSOptions {
  * tts.speak(Readable.from(['Hello there. ', 'How can I help?']))
  */
 export class LocalTTS extends TTS {
+  /** `local`, models run in this process, for tracing. */
+  override get providerName(): string {
+    return 'local'
+  }
+
   private readonly host: WorkerHost<TtsRequest, TtsResponse>
   private readonly workerData: TtsWorkerData
   private readonly maxSentenceLength: number
@@ -102,7 +100,7 @@ export class LocalTTS extends TTS {
     this.stop()
     const failure = this.host.error
     if (failure) {
-      process.nextTick(() => this.emit('Failed', failure))
+      process.nextTick(() => this.emit('Failed', localFailure(failure, ttsError)))
       return
     }
     const job: SpeakJob = new SpeakJob(
@@ -161,7 +159,7 @@ export class LocalTTS extends TTS {
   private onMessage(message: TtsResponse) {
     if (message.type === 'ready' || message.id !== this.inFlight) return
     this.settleInFlight()
-    if (message.type === 'error') this.emit('Failed', new Error(`LocalTTS: ${message.message}`))
+    if (message.type === 'error') this.emit('Failed', new LocalTTSError(message.message))
     else this.emitAudio(message.samples)
     this.pump()
   }
@@ -177,6 +175,10 @@ export class LocalTTS extends TTS {
 
   private onFatal(error: Error) {
     this.stop()
-    this.emit('Failed', error)
+    this.emit('Failed', localFailure(error, ttsError))
   }
+}
+
+function ttsError(message: string, details: ProviderErrorDetails): LocalTTSError {
+  return new LocalTTSError(message, details)
 }

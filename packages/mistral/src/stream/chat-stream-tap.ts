@@ -1,4 +1,5 @@
 import { HTTPClient } from '@mistralai/mistralai'
+import { MistralStreamError } from '../errors/MistralStreamError.js'
 
 /** Names the call a request belongs to, from the agent to its own HTTP client; never sent. */
 const CALL_HEADER = 'x-openmic-call'
@@ -44,7 +45,7 @@ export class ChatStreamTap {
       this.waiting.set(call, resolve)
       send({ [CALL_HEADER]: call }).then(
         // Once resolved, the promise ignores this; otherwise no stream came.
-        () => reject(new Error('Mistral answered without an event stream')),
+        () => reject(new MistralStreamError('the answer has no event stream')),
         reject
       )
     }).finally(() => this.waiting.delete(call)) as Promise<ReadableStream<Uint8Array>>

@@ -33,7 +33,9 @@ const text = (parts: ModelStreamPart[]) =>
 describe('MistralStreamMapper', () => {
   it('streams string content as text parts (text fixture)', () => {
     const parts = map(fixture('text'))
-    expect(parts.every((part) => part.type === 'text')).toBe(true)
+    // The last chunk reports the tokens used, as Mistral counted them.
+    expect(parts.at(-1)).toEqual({ type: 'usage', usage: { inputTokens: 13, outputTokens: 8 } })
+    expect(parts.slice(0, -1).every((part) => part.type === 'text')).toBe(true)
     expect(text(parts)).toBe('Hello, world! This is a test response.')
   })
 
@@ -43,11 +45,13 @@ describe('MistralStreamMapper', () => {
       { type: 'reasoning', delta: 'The user is asking' },
       { type: 'reasoning', delta: ' for 2+2. This is basic arithmetic. 2+2=4.' },
       { type: 'text', delta: '2 + 2 = 4' },
+      { type: 'usage', usage: { inputTokens: 10, outputTokens: 46 } },
     ])
   })
 
   it('yields a whole tool call once the stream ended (tool-call fixture)', () => {
     expect(map(fixture('tool-call'))).toEqual([
+      { type: 'usage', usage: { inputTokens: 124, outputTokens: 22 } },
       {
         type: 'tool-call',
         toolCall: {
@@ -95,7 +99,7 @@ describe('MistralStreamMapper', () => {
     ])
   })
 
-  it('skips chunks without choices, delta or content (usage, keep-alive)', () => {
+  it('skips chunks without choices, delta or content (keep-alive), and reports usage', () => {
     const parts = map([
       chunk({ content: 'Before ' }),
       { id: 'x', choices: [], usage: null },
@@ -108,6 +112,7 @@ describe('MistralStreamMapper', () => {
     expect(parts).toEqual([
       { type: 'text', delta: 'Before ' },
       { type: 'text', delta: 'after.' },
+      { type: 'usage', usage: { inputTokens: 1, outputTokens: 2 } },
     ])
   })
 

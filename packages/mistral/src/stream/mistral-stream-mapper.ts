@@ -15,7 +15,8 @@ import type { MistralChunk, MistralContentPart, MistralToolCallPiece } from './t
  *   `thinking` parts become reasoning (a sign of life, never spoken).
  * - `delta.tool_calls`, whole or in pieces, are assembled with core's `ToolCallAssembler` and
  *   emitted once the stream ended, ready to execute.
- * - A chunk without choices or delta (usage, keep-alive) is skipped.
+ * - `usage` (on the last chunk) reports the tokens; a chunk without choices or delta
+ *   (keep-alive) is skipped otherwise.
  * - `finish_reason: "error"`, or a stream that ends without any finish reason, throws a
  *   {@link MistralStreamError} (a broken stream: core keeps the text or retries).
  */
@@ -25,6 +26,16 @@ export class MistralStreamMapper implements ModelEventMapper<SseMessage<MistralC
   private finishReason: string | null = null
 
   map(event: SseMessage<MistralChunk>, emit: EmitPart): void {
+    const usage = event.data?.usage
+    if (usage) {
+      emit({
+        type: 'usage',
+        usage: {
+          inputTokens: usage.prompt_tokens ?? undefined,
+          outputTokens: usage.completion_tokens ?? undefined,
+        },
+      })
+    }
     const choice = event.data?.choices?.[0]
     if (!choice) return
     const content = choice.delta?.content
@@ -41,10 +52,10 @@ export class MistralStreamMapper implements ModelEventMapper<SseMessage<MistralC
 
   finish(emit: EmitPart): void {
     if (this.finishReason === 'error') {
-      throw new MistralStreamError('Mistral ended the stream with an error')
+      throw new MistralStreamError('the stream ended with an error')
     }
     if (this.finishReason === null) {
-      throw new MistralStreamError('Mistral stream ended without a finish reason')
+      throw new MistralStreamError('the stream ended without a finish reason')
     }
     for (const toolCall of this.assembler.finish()) emit({ type: 'tool-call', toolCall })
   }

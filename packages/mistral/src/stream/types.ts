@@ -5,6 +5,8 @@
  */
 export interface MistralChunk {
   choices?: Array<MistralChoice | null> | null
+  /** The tokens used, on the last chunk. */
+  usage?: { prompt_tokens?: number | null; completion_tokens?: number | null } | null
 }
 
 export interface MistralChoice {

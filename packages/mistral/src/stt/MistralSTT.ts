@@ -1,12 +1,11 @@
-import { MICDROP_AUDIO_FORMAT } from '@openmic/core/provider'
-import { StreamingSTT, type StreamingUtterance } from '@openmic/core/provider'
+import { MICDROP_AUDIO_FORMAT, StreamingSTT, type StreamingUtterance } from '@openmic/core/provider'
+import { realtimeURL } from './endpoint.js'
 import { MistralSTTError } from './errors.js'
-import { RealtimeSocket } from './realtime-socket.js'
-import { realtimeURL } from './realtime-url.js'
-import { DEFAULT_MISTRAL_STT_MODEL, type MistralSTTOptions } from './types.js'
+import { DEFAULT_MISTRAL_STT_MODEL, type MistralSTTOptions } from './options.js'
+import { MistralSTTConnection } from './stt-connection.js'
 
 /** One user utterance; once its flush was sent, the next `transcription.done` ends it. */
-interface Utterance extends StreamingUtterance<RealtimeSocket> {
+interface Utterance extends StreamingUtterance<MistralSTTConnection> {
   /** The text of its `transcription.text.delta`s so far. */
   text: string
 }
@@ -32,11 +31,15 @@ interface Utterance extends StreamingUtterance<RealtimeSocket> {
  * stt.on('Transcript', (text) => console.log('User:', text))
  * stt.transcribe(utteranceAudio) // a Readable of PCM16 16 kHz mono that ends with the utterance
  */
-export class MistralSTT extends StreamingSTT<RealtimeSocket, Utterance> {
+export class MistralSTT extends StreamingSTT<MistralSTTConnection, Utterance> {
   private readonly connectionTimeoutMs: number
 
   constructor(private readonly options: MistralSTTOptions = {}) {
-    super({ transcriptionTimeoutMs: options.transcriptionTimeoutMs ?? 4000, waitForReady: true })
+    super({
+      providerName: 'mistral_ai',
+      transcriptionTimeoutMs: options.transcriptionTimeoutMs ?? 4000,
+      waitForReady: true,
+    })
     this.connectionTimeoutMs = options.connectionTimeoutMs ?? 5000
     this.start()
   }
@@ -45,21 +48,13 @@ export class MistralSTT extends StreamingSTT<RealtimeSocket, Utterance> {
     return { text: '' }
   }
 
-  protected sendAudio(socket: RealtimeSocket, chunk: Buffer): void {
-    socket.sendAudio(chunk)
-  }
-
-  protected sendEnd(socket: RealtimeSocket): void {
-    socket.flush()
-  }
-
   protected timeoutError(timeoutMs: number): MistralSTTError {
     return new MistralSTTError(`no transcript ${timeoutMs} ms after the utterance ended`)
   }
 
-  protected connect(): RealtimeSocket {
+  protected connect(): MistralSTTConnection {
     const { options } = this
-    const socket: RealtimeSocket = new RealtimeSocket(
+    const socket: MistralSTTConnection = new MistralSTTConnection(
       {
         url: realtimeURL(options.serverURL, options.model ?? DEFAULT_MISTRAL_STT_MODEL),
         apiKey: options.apiKey ?? process.env.MISTRAL_API_KEY ?? '',

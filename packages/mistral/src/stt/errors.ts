@@ -1,13 +1,12 @@
-/** An error of MistralSTT: names the provider and, for a refused connection, the HTTP status. */
-export class MistralSTTError extends Error {
+import { ProviderError, type ProviderErrorDetails } from '@openmic/core'
+
+/**
+ * An error of MistralSTT: names the provider and, when there is one, the HTTP status of a refused
+ * connection (`status`) or the code of an in-band `error` message (`code`, its digits).
+ */
+export class MistralSTTError extends ProviderError {
   override readonly name = 'MistralSTTError'
-  constructor(
-    message: string,
-    /** The HTTP status of a refused WebSocket upgrade (401 for a wrong key...). */
-    readonly status?: number,
-    /** The code of an in-band `error` message. */
-    readonly code?: number
-  ) {
-    super(`MistralSTT: ${message}`)
+  constructor(message: string, details?: ProviderErrorDetails) {
+    super('MistralSTT', message, details)
   }
 }

@@ -1,13 +1,14 @@
 import { Mistral } from '@mistralai/mistralai'
 import { CompleteAcceptEnum } from '@mistralai/mistralai/sdk/speech.js'
+import type { ProviderErrorDetails } from '@openmic/core'
 import { MICDROP_AUDIO_FORMAT, Resampler, SentenceTTS } from '@openmic/core/provider'
 import {
   DEFAULT_MISTRAL_TTS_MODEL,
   DEFAULT_MISTRAL_TTS_VOICE,
   MISTRAL_TTS_SAMPLE_RATE,
   type MistralTTSOptions,
-} from './types.js'
-import { messageOf, toMistralTTSError } from './errors.js'
+} from './options.js'
+import { MistralTTSError, messageOf, toMistralTTSError } from './errors.js'
 
 /**
  * Text-to-speech with Mistral's Voxtral speech API, through the official SDK:
@@ -26,6 +27,11 @@ import { messageOf, toMistralTTSError } from './errors.js'
  * tts.speak(Readable.from(['Hello there. ', 'How can I help?']))
  */
 export class MistralTTS extends SentenceTTS {
+  /** `mistral_ai`, the provider, for tracing. */
+  override get providerName(): string {
+    return 'mistral_ai'
+  }
+
   /** The Mistral client requests go through. */
   readonly mistral: Mistral
 
@@ -74,8 +80,12 @@ export class MistralTTS extends SentenceTTS {
       }
     } catch (error) {
       if (signal.aborted) throw error
-      throw new Error(`MistralTTS: the speech stream broke (${messageOf(error)})`, { cause: error })
+      throw new MistralTTSError(`the speech stream broke (${messageOf(error)})`, { cause: error })
     }
     yield to16k.end()
+  }
+
+  protected override failure(message: string, details?: ProviderErrorDetails): MistralTTSError {
+    return new MistralTTSError(message, details)
   }
 }

@@ -1,13 +1,13 @@
-import { ProviderError } from '@openmic/core'
+import { ProviderError, type ProviderErrorDetails } from '@openmic/core'
 import { MistralError } from '@mistralai/mistralai/models/errors'
 import { errorBodyMessage } from '@openmic/core/provider'
 
 /** An error naming MistralTTS and the HTTP status, keeping the SDK's error as its cause. */
 export class MistralTTSError extends ProviderError {
   override readonly name = 'MistralTTSError'
-  /** @param status - the HTTP status of the failed request, when there was a response. */
-  constructor(message: string, status?: number, options?: ErrorOptions) {
-    super('MistralTTS', message, { status, cause: options?.cause })
+  /** `details.status`: the HTTP status of the failed request, when there was a response. */
+  constructor(message: string, details?: ProviderErrorDetails) {
+    super('MistralTTS', message, details)
   }
 }
 
@@ -15,12 +15,13 @@ export class MistralTTSError extends ProviderError {
 export function toMistralTTSError(error: unknown): unknown {
   if (error instanceof MistralError) {
     const detail = errorBodyMessage(error.body) || error.message
-    return new MistralTTSError(`HTTP ${error.statusCode} ${detail}`, error.statusCode, {
+    return new MistralTTSError(`HTTP ${error.statusCode} ${detail}`, {
+      status: error.statusCode,
       cause: error,
     })
   }
   if (error instanceof Error && error.name === 'AbortError') return error
-  return new MistralTTSError(`request failed (${messageOf(error)})`, undefined, { cause: error })
+  return new MistralTTSError(`request failed (${messageOf(error)})`, { cause: error })
 }
 
 export function messageOf(error: unknown): string {

@@ -28,7 +28,7 @@ describe('toOpenaiError', () => {
     expect(error).toBeInstanceOf(OpenaiStreamError)
     expect(error).toMatchObject({
       code: 'insufficient_quota',
-      message: 'quota',
+      message: 'OpenaiAgent: quota',
       retryable: false,
       cause: inStream,
     })

@@ -1,5 +1,5 @@
 import { APIConnectionError, APIError } from 'openai'
-import { OpenaiStreamError } from './OpenaiStreamError.js'
+import { OpenaiStreamError, textField } from './OpenaiStreamError.js'
 
 /**
  * What a failed model call throws. HTTP errors stay the SDK's own (`status`, `headers`, `code`),
@@ -11,5 +11,9 @@ export function toOpenaiError(error: unknown): unknown {
   if (error.status !== undefined || error instanceof APIConnectionError) return error
   const details = (error.error ?? {}) as { message?: unknown }
   const message = typeof details.message === 'string' ? details.message : error.message
-  return new OpenaiStreamError(message, { code: error.code, type: error.type, cause: error })
+  return new OpenaiStreamError(message, {
+    code: textField(error.code),
+    type: textField(error.type),
+    cause: error,
+  })
 }

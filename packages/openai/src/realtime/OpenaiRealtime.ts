@@ -14,11 +14,11 @@ import type {
   RealtimeResponseCreateParams,
   RealtimeServerEvent,
 } from 'openai/resources/realtime/realtime'
-import { conversationURL } from '../stt/realtime-url.js'
-import { openRealtimeSocket, type RealtimeSocket } from '../stt/RealtimeSocket.js'
 import { REALTIME_SAMPLE_RATE } from '../stt/session-update.js'
 import { toRealtimeItem } from './convert-item.js'
-import { OpenaiRealtimeError } from './OpenaiRealtimeError.js'
+import { realtimeSessionURL } from './endpoint.js'
+import { OpenaiRealtimeError } from './errors.js'
+import { OpenaiRealtimeConnection } from './realtime-connection.js'
 import { OPENAI_REALTIME_DEFAULTS, type OpenaiRealtimeOptions } from './options.js'
 import { OutputAudio } from './output-audio.js'
 import { realtimeSessionUpdate, type RealtimeSessionSettings } from './session-update.js'
@@ -74,7 +74,7 @@ export class OpenaiRealtime extends RealtimeModel {
   private readonly apiKey: string
   private readonly settings: RealtimeSessionSettings
   private readonly connectionTimeoutMs: number
-  private socket?: RealtimeSocket
+  private socket?: OpenaiRealtimeConnection
   private connections = 0
   private config?: RealtimeSessionConfig
   /** The session (JSON) the open socket was sent last. */
@@ -112,7 +112,7 @@ export class OpenaiRealtime extends RealtimeModel {
       session: options.session,
     }
     const baseURL = options.baseURL ?? process.env.OPENAI_BASE_URL ?? defaults.baseURL
-    this.url = conversationURL(baseURL, this.settings.model)
+    this.url = realtimeSessionURL(baseURL, this.settings.model)
     this.connectionTimeoutMs = options.connectionTimeoutMs ?? defaults.connectionTimeoutMs
   }
 
@@ -242,7 +242,7 @@ export class OpenaiRealtime extends RealtimeModel {
   // ---- the connection ----
 
   /** The socket in use, opened (with the session) if there is none; none once destroyed. */
-  private open(): RealtimeSocket | undefined {
+  private open(): OpenaiRealtimeConnection | undefined {
     if (this.destroyed) return undefined
     if (this.socket && !this.socket.isOver) return this.socket
     this.connections++
@@ -250,16 +250,19 @@ export class OpenaiRealtime extends RealtimeModel {
     const update = this.sessionUpdate()
     this.sentSession = JSON.stringify(update.session)
     this.sessionEventId = update.event_id
-    const socket: RealtimeSocket = openRealtimeSocket({
-      url: this.url,
-      apiKey: this.apiKey,
-      connectionTimeoutMs: this.connectionTimeoutMs,
-      firstEvent: update,
-      onEvent: (event) => this.handle(socket, event),
-      onEnd: (error) => this.ended(socket, error),
-      log: (...message) => this.log(...message),
-      errorClass: OpenaiRealtimeError,
-    })
+    const socket: OpenaiRealtimeConnection = new OpenaiRealtimeConnection(
+      {
+        url: this.url,
+        apiKey: this.apiKey,
+        connectionTimeoutMs: this.connectionTimeoutMs,
+        firstEvent: update,
+      },
+      {
+        onMessage: (event) => this.handle(socket, event),
+        onClosed: (error) => this.ended(socket, error),
+        log: (...message) => this.log(...message),
+      }
+    )
     this.socket = socket
     return socket
   }
@@ -291,7 +294,7 @@ export class OpenaiRealtime extends RealtimeModel {
   }
 
   /** The socket is over: everything in progress on it fails, then `Failed`. */
-  private ended(socket: RealtimeSocket, error: OpenaiRealtimeError) {
+  private ended(socket: OpenaiRealtimeConnection, error: OpenaiRealtimeError) {
     if (socket !== this.socket) return
     this.socket = undefined
     this.sentSession = undefined
@@ -350,7 +353,7 @@ export class OpenaiRealtime extends RealtimeModel {
 
   // ---- server events ----
 
-  private handle(socket: RealtimeSocket, event: RealtimeServerEvent): void {
+  private handle(socket: OpenaiRealtimeConnection, event: RealtimeServerEvent): void {
     if (socket !== this.socket || this.destroyed) return
     switch (event.type) {
       case 'input_audio_buffer.committed': {
@@ -371,7 +374,7 @@ export class OpenaiRealtime extends RealtimeModel {
         this.inputs.delete(event.item_id)
         const { message, code, type } = event.error ?? {}
         const why = `transcription failed: ${message ?? 'no reason given'}`
-        input?.fail(new OpenaiRealtimeError(why, { code, type }))
+        input?.fail(new OpenaiRealtimeError(why, { code: code ?? undefined, type }))
         return
       }
       case 'response.created': {
@@ -442,10 +445,11 @@ export class OpenaiRealtime extends RealtimeModel {
   }
 
   /** An `error` event: what it is about fails (the session, a response, a commit), or it is logged. */
-  private inBandError(socket: RealtimeSocket, details: RealtimeError) {
+  private inBandError(socket: OpenaiRealtimeConnection, details: RealtimeError) {
     const message = details?.message ?? 'unknown error'
+    const code = details?.code ?? undefined
     const error = new OpenaiRealtimeError(message, {
-      code: details?.code,
+      code,
       type: details?.type,
       // A request the API refused fails the same way again; anything else may pass
       retryable: details?.type !== 'invalid_request_error',
@@ -455,7 +459,7 @@ export class OpenaiRealtime extends RealtimeModel {
       // Not configured: every answer would be wrong. The next call opens a new session.
       socket.end(
         new OpenaiRealtimeError(`session.update refused: ${message}`, {
-          code: details?.code,
+          code,
           type: details?.type,
         })
       )

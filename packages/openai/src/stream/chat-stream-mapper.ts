@@ -10,7 +10,8 @@ interface ReasoningDelta {
 /**
  * Maps Chat Completions chunks onto model parts: content (and refusal) deltas are spoken,
  * `reasoning_content` / `reasoning` deltas are a sign of life, and tool-call deltas are assembled
- * (by `index`, else id) into complete calls emitted by `finish()` when the stream ends. One per
+ * (by `index`, else id) into complete calls emitted by `finish()` when the stream ends; the usage
+ * chunk reports the tokens. One per
  * stream; plain calls, not a stream stage, so that no async layer is added to every delta.
  */
 export class ChatStreamMapper implements ModelEventMapper<ChatCompletionChunk> {
@@ -19,6 +20,14 @@ export class ChatStreamMapper implements ModelEventMapper<ChatCompletionChunk> {
 
   /** Emits the parts of one chunk, in order. */
   map(chunk: ChatCompletionChunk, emit: EmitPart): void {
+    // The last chunk, when the request asked for it (`stream_options.include_usage`)
+    if (chunk.usage) {
+      const { prompt_tokens, completion_tokens } = chunk.usage
+      emit({
+        type: 'usage',
+        usage: { inputTokens: prompt_tokens, outputTokens: completion_tokens },
+      })
+    }
     const delta = chunk.choices?.[0]?.delta
     if (!delta) return
     const reasoning =

@@ -61,7 +61,7 @@ describe('mapResponsesEvent', () => {
 
   it('throws the code of an error event, fields at the top or nested', () => {
     expect(() => parts([{ type: 'error', code: 'server_error', message: 'oops' }])).toThrow(
-      expect.objectContaining({ code: 'server_error', message: 'oops' })
+      expect.objectContaining({ code: 'server_error', message: 'OpenaiAgent: oops' })
     )
     const nested = { type: 'error', error: { code: 'insufficient_quota', message: 'quota' } }
     expect(() => parts([nested])).toThrow(OpenaiStreamError)

@@ -1,11 +1,11 @@
 import type { ModelEventMapper, ModelStreamPart } from '@openmic/core/provider'
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
-import { OpenaiStreamError } from '../errors/OpenaiStreamError.js'
+import { OpenaiStreamError, textField } from '../errors/OpenaiStreamError.js'
 
 /**
  * Maps one Responses API stream event onto a model part, if it makes one: text (and refusal)
  * deltas are spoken, reasoning is a sign of life, each completed `function_call` item is a tool
- * call. An `error` or `response.failed` event throws an {@link OpenaiStreamError} with the API's
+ * call, `response.completed` reports the usage. An `error` or `response.failed` event throws an {@link OpenaiStreamError} with the API's
  * code. A plain function, not a stream stage: each async layer would add latency to every delta.
  */
 export function mapResponsesEvent(event: ResponseStreamEvent): ModelStreamPart | undefined {
@@ -33,6 +33,15 @@ export function mapResponsesEvent(event: ResponseStreamEvent): ModelStreamPart |
         },
       }
     }
+    case 'response.completed': {
+      const usage = event.response.usage
+      return usage
+        ? {
+            type: 'usage',
+            usage: { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens },
+          }
+        : undefined
+    }
     case 'error':
       throw streamError(event)
     case 'response.failed':
@@ -59,5 +68,8 @@ function streamError(source: object): OpenaiStreamError {
     type?: unknown
   }
   const message = typeof details.message === 'string' ? details.message : 'The response failed'
-  return new OpenaiStreamError(message, { code: details.code, type: details.type })
+  return new OpenaiStreamError(message, {
+    code: textField(details.code),
+    type: textField(details.type),
+  })
 }

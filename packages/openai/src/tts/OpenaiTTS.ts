@@ -1,3 +1,4 @@
+import type { ProviderErrorDetails } from '@openmic/core'
 import {
   MICDROP_AUDIO_FORMAT,
   errorRetryAfterMs,
@@ -9,12 +10,12 @@ import OpenAI from 'openai'
 import type { SpeechCreateParams } from 'openai/resources/audio/speech'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { readChunks } from './read-chunks.js'
-import { toTTSError } from './to-tts-error.js'
+import { OpenaiTTSError, toTTSError } from './errors.js'
 import {
   DEFAULT_OPENAI_TTS_MODEL,
   DEFAULT_OPENAI_TTS_VOICE,
   type OpenaiTTSOptions,
-} from './types.js'
+} from './options.js'
 
 /** OpenAI's `pcm` format: PCM16 mono little-endian at 24 kHz. */
 const OPENAI_PCM_RATE = 24_000
@@ -45,6 +46,11 @@ const MAX_RETRY_WAIT_MS = 1_000
  * tts.speak(Readable.from(['Hello there. ', 'How can I help?']))
  */
 export class OpenaiTTS extends SentenceTTS {
+  /** `openai`, the provider, for tracing. */
+  override get providerName(): string {
+    return 'openai'
+  }
+
   /** The SDK client the TTS uses. */
   readonly openai: OpenAI
   private readonly params: Omit<SpeechCreateParams, 'input'>
@@ -95,10 +101,10 @@ export class OpenaiTTS extends SentenceTTS {
     if (!response?.body || /json|^text\//.test(type)) {
       await response?.body?.cancel().catch(() => {})
       // A server that answers this way (a misconfigured gateway...) would answer it again.
-      const error = new Error(
-        `HTTP ${response?.status ?? 204} without audio (${type || 'no body'})`
+      throw new OpenaiTTSError(
+        `HTTP ${response?.status ?? 204} without audio (${type || 'no body'})`,
+        { retryable: false }
       )
-      throw Object.assign(error, { retryable: false })
     }
     const to16k = new Resampler({
       fromRate: OPENAI_PCM_RATE,
@@ -109,5 +115,9 @@ export class OpenaiTTS extends SentenceTTS {
     }
     const tail = to16k.end()
     if (tail.length > 0) yield tail
+  }
+
+  protected override failure(message: string, details?: ProviderErrorDetails): OpenaiTTSError {
+    return new OpenaiTTSError(message, details)
   }
 }

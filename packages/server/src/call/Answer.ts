@@ -3,17 +3,19 @@
 
 import type { Readable } from 'node:stream'
 import type { Agent, TTS, TTSWord } from '@openmic/core'
-import type {
-  MicdropConversationMessage,
-  MicdropConversationToolItem,
-  MicdropServerCommand,
+import {
+  audioMs,
+  type MicdropConversationMessage,
+  type MicdropConversationToolItem,
+  type MicdropServerCommand,
 } from '@openmic/core/protocol'
 import { turnMetrics, type TurnClock, type TurnTimes } from '../metrics/turn-metrics.js'
+import type { PlaybackTimes, TurnFailure, TurnOutcome, TurnReport } from '../metrics/turn-report.js'
 import { createPushStream } from '../streams/push-stream.js'
 import { AnswerPlayback } from './answer-playback.js'
 import { heardChars, timedWords, type SpokenText } from './heard-text.js'
 import type { Outbox, OutboxEntry, OutboxOwner, Release } from './outbox.js'
-import { BYTES_PER_MS, type PlaybackClock } from './playback-clock.js'
+import type { PlaybackClock } from './playback-clock.js'
 import type { AnswerOutcome, CallOutput } from './types.js'
 
 /** What an answer speaks: the agent's answer, the call's first message, or a text given to `speak()`. */
@@ -137,6 +139,12 @@ export class Answer implements OutboxOwner {
   private firstTextAt?: number
   private firstAudioAt?: number
   private firstSentAt?: number
+  private producedAt?: number
+  private endedAt?: number
+  /** What failed during its production (the agent's or the TTS's `Failed`). */
+  private failure?: TurnFailure
+  /** Its playback, once it is final and some of it was sent. */
+  private playbackTimes?: PlaybackTimes
   private metricsSent = false
   /** Words already sent as `Caption`. */
   private captioned = 0
@@ -179,6 +187,9 @@ export class Answer implements OutboxOwner {
    */
   answered = false
 
+  /** It was thrown away (its turn is answered again, or went on): it reports no turn. */
+  discarded = false
+
   // ---- production: text → TTS → audio ----
 
   /** Starts speaking `text` (the agent's answer stream, or a given text). */
@@ -204,7 +215,7 @@ export class Answer implements OutboxOwner {
   ttsAudio(audio: Buffer): void {
     if (!this.producing) return
     this.firstAudioAt ??= performance.now()
-    this.spoken.audioMs += audio.length / BYTES_PER_MS
+    this.spoken.audioMs += audioMs(audio.length)
     if (this.phase === 'gated' || this.phase === 'held') this.withheldAudio.push(audio)
     else this.sendAudio(audio)
   }
@@ -222,8 +233,15 @@ export class Answer implements OutboxOwner {
     this.produced(this.spoken.audioMs > 0 ? 'spoken' : 'silent')
   }
 
-  ttsFailed(): void {
-    if (this.producing) this.produced('failed')
+  ttsFailed(error: unknown): void {
+    if (!this.producing) return
+    this.failedWith('tts', error)
+    this.produced('failed')
+  }
+
+  /** The agent or the TTS failed while producing it (for its turn's report). */
+  failedWith(part: 'agent' | 'tts', error: unknown): void {
+    this.failure ??= { part, error, at: performance.now() }
   }
 
   // ---- what the agent does while producing it ----
@@ -298,14 +316,21 @@ export class Answer implements OutboxOwner {
    */
   interrupt(playedUpToMs?: number): void {
     if (this.final) return
-    this.end('cut', this.playback.playedMs(performance.now(), playedUpToMs))
+    const now = performance.now()
+    this.end('cut', this.playback.playedMs(now, playedUpToMs), {
+      at: now,
+      source: playedUpToMs === undefined ? 'estimated' : 'reported',
+    })
   }
 
   /** The client reports it played the call's audio up to `positionMs`. */
   playedTo(positionMs: number): void {
     const end = this.playback.endMs
     if (this.phase !== 'playing' || end === undefined || positionMs < end) return
-    this.end(this.spoken.complete ? 'heard' : 'cut', this.playback.sentMs)
+    this.end(this.spoken.complete ? 'heard' : 'cut', this.playback.sentMs, {
+      at: performance.now(),
+      source: 'reported',
+    })
   }
 
   /**
@@ -315,12 +340,18 @@ export class Answer implements OutboxOwner {
   settle(): void {
     if (this.final) return
     const heard = this.outcome === 'spoken' && this.phase !== 'gated'
-    this.end(heard ? 'heard' : 'cut', this.playback.sentMs)
+    // The client plays all that was sent: it is heard when it will have played
+    this.end(heard ? 'heard' : 'cut', this.playback.sentMs, {
+      at: this.playback.playEndAt,
+      source: 'estimated',
+    })
   }
 
   /** Nothing of it went out and it is asked again with more text: it disappears. */
   discard(): void {
-    if (!this.final) this.end('cut', 0)
+    if (this.final) return
+    this.discarded = true
+    this.end('cut', 0)
   }
 
   /**
@@ -345,6 +376,37 @@ export class Answer implements OutboxOwner {
     // A client without captions sees the answer's text as it starts playing (as Micdrop does)
     const { captions, known } = this.host
     return known && !captions && this.playback.startMs !== undefined ? 'preview' : 'wait'
+  }
+
+  /**
+   * Its user turn's report, once final (`turnFailure`: what failed in the turn before the answer,
+   * e.g. its STT); undefined for an answer to no turn.
+   */
+  turnReport(turnFailure?: TurnFailure): TurnReport | undefined {
+    if (!this.turn || !this.final) return undefined
+    const times: TurnReport['times'] = {
+      ...this.turn,
+      requestedAt: this.requestedAt,
+      firstTextAt: this.firstTextAt,
+      firstAudioAt: this.firstAudioAt,
+      firstSentAt: this.firstSentAt,
+      producedAt: this.producedAt,
+      endedAt: Math.max(this.endedAt ?? 0, this.playbackTimes?.endAt ?? 0),
+    }
+    const failure = this.failure ?? turnFailure
+    return {
+      outcome: failure ? 'failed' : outcomeOf(this.phase, this.outcome),
+      times,
+      metrics: turnMetrics(this.turn, times),
+      ...(this.playbackTimes && { playback: this.playbackTimes }),
+      ...(failure && { failure }),
+    }
+  }
+
+  /** How much of it the user heard by `now` (ms), by the client's report or the estimate. */
+  heardAt(now: number, reportedMs?: number): number | undefined {
+    if (this.playback.startMs === undefined) return undefined
+    return this.playback.playedMs(now, reportedMs)
   }
 
   // ---- internals ----
@@ -372,7 +434,7 @@ export class Answer implements OutboxOwner {
       // Before the audio: what the user paused is settled (dropped) first, then this plays
       this.host.answerAudible(this)
     }
-    const ms = audio.length / BYTES_PER_MS
+    const ms = audioMs(audio.length)
     const { positionMs, startAt } = this.host.clock.send(ms, now)
     this.playback.sent(ms, positionMs, startAt)
     this.host.output.audio(audio, first)
@@ -419,6 +481,7 @@ export class Answer implements OutboxOwner {
   /** Production ended. */
   private produced(outcome: AnswerOutcome) {
     if (!this.producing) return
+    this.producedAt = performance.now()
     if (outcome === 'failed') this.saveUnsaved()
     this.outcome = outcome
     this.spoken.complete = outcome === 'spoken'
@@ -472,13 +535,35 @@ export class Answer implements OutboxOwner {
       this.heardTimer = setTimeout(() => this.awaitPlayedOut(), delay)
       return
     }
-    this.end(this.spoken.complete ? 'heard' : 'cut', this.playback.sentMs)
+    this.end(this.spoken.complete ? 'heard' : 'cut', this.playback.sentMs, {
+      at: this.playback.playEndAt,
+      source: 'estimated',
+    })
   }
 
-  /** The answer reaches its final phase, keeping the `heardMs` the user heard of it. */
-  private end(phase: 'heard' | 'cut' | 'silent' | 'failed', heardMs = 0) {
+  /**
+   * The answer reaches its final phase, keeping the `heardMs` the user heard of it; `heard`: when
+   * its playback ended, and how that is known.
+   */
+  private end(
+    phase: 'heard' | 'cut' | 'silent' | 'failed',
+    heardMs = 0,
+    heard?: { at: number; source: PlaybackTimes['source'] }
+  ) {
     clearTimeout(this.heardTimer)
+    const now = performance.now()
+    this.endedAt = now
+    if (this.firstSentAt !== undefined) {
+      this.playbackTimes = {
+        startAt: this.firstSentAt,
+        endAt: Math.max(this.firstSentAt, heard?.at ?? now),
+        heardMs: round(heardMs),
+        sentMs: round(this.playback.sentMs),
+        source: heard?.source ?? 'estimated',
+      }
+    }
     const wasProducing = this.producing
+    if (wasProducing) this.producedAt = now
     this.phase = phase
     this.withheldAudio = []
     this.withheldFrames = []
@@ -501,14 +586,16 @@ export class Answer implements OutboxOwner {
    * cut after its last word heard (flagged `interrupted`), or removed when none of it was heard.
    * Text heard that the agent never saved (it was cancelled or failed first) is saved as heard.
    */
-  private keepHeard(all: boolean, heardMs: number) {
+  private keepHeard(all: boolean, playedMs: number) {
     const { agent } = this.host
     const { text } = this.spoken
+    // To the ms, as the metadata says it: the text kept is the words that end within `heardMs`
+    const heardMs = Math.round(playedMs)
     const heardTo = all ? text.length : heardChars(this.spoken, heardMs)
     const metadata = (fullContent: string): InterruptedMetadata => ({
       interrupted: true,
       fullContent,
-      heardMs: Math.round(heardMs),
+      heardMs,
     })
     this.messages.forEach((message, index) => {
       if (message.entry.change.type !== 'item') return
@@ -560,6 +647,14 @@ export class Answer implements OutboxOwner {
     this.ttsInput?.destroy()
     this.ttsInput = undefined
   }
+}
+
+/** A final answer's turn outcome, from its phase and how its production ended. */
+function outcomeOf(phase: AnswerPhase, production: AnswerOutcome | undefined): TurnOutcome {
+  if (production === 'failed' || phase === 'failed') return 'failed'
+  if (phase === 'heard') return 'answered'
+  if (phase === 'silent') return 'skipped'
+  return 'interrupted'
 }
 
 function round(ms: number): number {

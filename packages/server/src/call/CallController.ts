@@ -9,7 +9,8 @@ import type {
   MicdropConversationToolItem,
   MicdropPlayed,
 } from '@openmic/core/protocol'
-import type { TurnClock } from '../metrics/turn-metrics.js'
+import { turnMetrics, type TurnClock } from '../metrics/turn-metrics.js'
+import type { TurnFailure } from '../metrics/turn-report.js'
 import { Answer, type AnswerHost, type AnswerKind } from './Answer.js'
 import { Outbox } from './outbox.js'
 import { PlaybackClock } from './playback-clock.js'
@@ -26,6 +27,8 @@ interface UserTurn {
   answer?: Answer
   /** How its final answer ended, what the turn reads of it (the answer itself is let go). */
   answered?: { wentOut: boolean; reachedClient: boolean }
+  /** Its transcription failed (for its report). */
+  failure?: TurnFailure
 }
 
 /** The client paused its playback over the user's speech: where, and the answers it holds. */
@@ -210,10 +213,12 @@ export class CallController implements AnswerHost {
    */
   pauseSpeaking(): boolean {
     if (!this.options.preemptive || !this.speaking || this.turnEnd?.paused) return false
+    const now = performance.now()
     if (!this.turnEnd) {
       this.turnEnd = new TurnEnd()
-      this.userTurn().clock = { stopAt: performance.now() }
+      this.userTurn().clock = { stopAt: now }
     }
+    this.userTurn().clock.pausedAt = now
     this.turnEnd.paused = true
     this.speaking = false
     const utterance = this.closeUtterance()
@@ -264,6 +269,21 @@ export class CallController implements AnswerHost {
   played(played: MicdropPlayed): void {
     this.clock.report(played)
     if (!played.paused) for (const answer of [...this.answers]) answer.playedTo(played.ms)
+  }
+
+  /**
+   * How much of the answer playing the user heard by now (ms): what a barge-in now keeps of it,
+   * by the client's last report (or where it paused) or the estimate; 0 if none was playing.
+   */
+  heardNow(): number {
+    const reported =
+      this.pause?.atMs ?? this.clock.lastReport?.ms ?? (this.reportsPlaybackEnd ? 0 : undefined)
+    const now = performance.now()
+    for (let i = this.answers.length - 1; i >= 0; i--) {
+      const heard = this.answers[i]!.heardAt(now, reported)
+      if (heard !== undefined) return Math.round(heard)
+    }
+    return 0
   }
 
   /** The client left: the answers it was playing keep what it heard. */
@@ -515,9 +535,14 @@ export class CallController implements AnswerHost {
     if (answer.forUser && !answer.answered && !takenOver) this.unanswered = true
     // Nothing keeps a final answer: its turn keeps how it ended
     if (!takenOver) this.latestAgentAnswer = undefined
-    if (this.turn?.answer === answer) {
-      this.turn.answer = undefined
-      this.turn.answered = { wentOut: !answer.restartable, reachedClient: answer.reachedClient }
+    const turn = this.turn?.answer === answer ? this.turn : undefined
+    if (turn) {
+      turn.answer = undefined
+      turn.answered = { wentOut: !answer.restartable, reachedClient: answer.reachedClient }
+    }
+    if (answer.kind === 'answer' && !answer.discarded) {
+      const report = answer.turnReport(turn?.failure)
+      if (report) this.output.turn(report)
     }
     this.flushEndCall()
     // Words that came while this answer was heard are answered now that it was
@@ -600,11 +625,23 @@ export class CallController implements AnswerHost {
     } else if (settled && !turn.message) {
       // No words: the turn gets no answer (and what it paused resumes: it was noise)
       this.output.send('SkipAnswer')
+      this.reportUnanswered(turn)
       this.resumeHeld()
     } else if (settled && turn.answered && !turn.answered.reachedClient) {
       // Its answer settled it (a skip, a tool) but was cut before the client learned of it
       this.output.send('SkipAnswer')
     }
+  }
+
+  /** A turn that got no answer (no words, or its transcription failed) is over. */
+  private reportUnanswered(turn: UserTurn) {
+    const times = { ...turn.clock, endedAt: performance.now() }
+    this.output.turn({
+      outcome: turn.failure ? 'failed' : 'skipped',
+      times,
+      metrics: turnMetrics(turn.clock, {}),
+      ...(turn.failure && { failure: turn.failure }),
+    })
   }
 
   /** The turn's words: its user message, or added to it (the answer to it is asked again). */
@@ -749,6 +786,7 @@ export class CallController implements AnswerHost {
 
   private onAgentFailed(error: unknown) {
     this.output.log('Agent failed:', error)
+    this.answering?.failedWith('agent', error)
   }
 
   private onTranscript(text: string) {
@@ -763,6 +801,7 @@ export class CallController implements AnswerHost {
 
   private onSttFailed(error: unknown) {
     this.output.log('STT failed:', error)
+    if (this.turn) this.turn.failure ??= { part: 'stt', error, at: performance.now() }
     // The failed transcription is the oldest open one: the utterance in progress only if no
     // earlier one is still being transcribed
     const utterance = this.utterance
@@ -783,7 +822,7 @@ export class CallController implements AnswerHost {
 
   private onTtsFailed(error: unknown) {
     this.output.log('TTS failed:', error)
-    this.current?.ttsFailed()
+    this.current?.ttsFailed(error)
   }
 }
 

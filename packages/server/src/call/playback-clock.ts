@@ -1,8 +1,5 @@
 import type { MicdropPlayed } from '@openmic/core/protocol'
 
-/** PCM16 16 kHz mono: 32 bytes per ms. */
-export const BYTES_PER_MS = 32
-
 /**
  * How long after the estimate a client that does not report its playback (Micdrop's) may still
  * be playing: about a network's latency and a player's buffer.
@@ -66,6 +63,11 @@ export class PlaybackClock {
   report(played: MicdropPlayed): void {
     this.reported = { ms: played.ms, paused: played.paused === true }
     this.reportedMs = Math.max(this.reportedMs, played.ms)
+  }
+
+  /** The last report, not taken yet. */
+  get lastReport(): Required<MicdropPlayed> | undefined {
+    return this.reported
   }
 
   /** The last report, once: a report describes one barge-in. */

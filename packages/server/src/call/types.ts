@@ -5,6 +5,7 @@ import type {
   MicdropTurnMetrics,
 } from '@openmic/core/protocol'
 import type { TurnTimes } from '../metrics/turn-metrics.js'
+import type { TurnReport } from '../metrics/turn-report.js'
 
 /**
  * How an answer's production ended: `spoken` (all its audio was produced), `silent` (no text or no
@@ -32,6 +33,8 @@ export interface CallOutput {
    */
   change(change: ConversationChange, how: { frame: boolean; record: boolean }): void
   metrics(metrics: MicdropTurnMetrics, times: TurnTimes): void
+  /** A user turn is over. */
+  turn(report: TurnReport): void
   answerEnd(outcome: AnswerOutcome): void
   log(...message: unknown[]): void
 }

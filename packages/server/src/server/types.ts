@@ -6,7 +6,8 @@ import type {
 } from '@openmic/core/protocol'
 import type { AnswerOutcome } from '../call/types.js'
 import type { TurnTimes } from '../metrics/turn-metrics.js'
-import type { ConversationStore, StoreOperation } from '../store/types.js'
+import type { TurnReport } from '../metrics/turn-report.js'
+import type { ConversationStore, StoreCallReport, StoreOperation } from '../store/types.js'
 
 export interface MicdropServerOptions {
   /** The LLM side: holds the conversation and answers. Required, unless `realtime` is given. */
@@ -143,11 +144,21 @@ export interface MicdropServerEvents {
    * The user spoke (or muted) while an answer was being produced or played, and it was settled:
    * `interrupted` (the answer was cut: a real interruption) or `resumed` (the utterance was noise
    * and the paused answer went on: a false one). Once per such barge-in, when its `Interrupt` or
-   * `Resume` goes out (at once for a client that cannot pause).
+   * `Resume` goes out (at once for a client that cannot pause). `heardMs`: how much of the answer
+   * playing the user had heard when they spoke (ms of audio; 0 if none of it had played); `at`:
+   * when they spoke (`StartSpeaking` or `Mute`, performance.now()).
    */
-  BargeIn: [verdict: BargeInVerdict]
+  BargeIn: [verdict: BargeInVerdict, heardMs: number, at: number]
+  /**
+   * A user turn is over (its answer heard or cut, or it got none): its instants, latencies,
+   * playback and failure, for tracing. Once per answer to a user turn (an answer thrown away for
+   * a longer one is not reported), and once per turn that got no answer.
+   */
+  Turn: [report: TurnReport]
   /** An answer (or a `speak()`) ended. */
   AnswerEnd: [outcome: AnswerOutcome]
   /** The store failed (or was slow): reported once per outage; the call goes on. */
   StoreError: [error: unknown, operation: StoreOperation]
+  /** A call to the store ended (each try of a write, failed or not), for tracing. */
+  StoreCall: [call: StoreCallReport]
 }

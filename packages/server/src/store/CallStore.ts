@@ -77,9 +77,11 @@ export class CallStore {
     if (!normal) return
     void this.writer.flush(deadline).then((stored) => {
       if (!stored) return
-      this.options.store.end(this.options.conversationId).catch((error: unknown) => {
-        this.options.log('Store end failed:', error)
-      })
+      this.writer
+        .timed('end', undefined, () => this.options.store.end(this.options.conversationId))
+        .catch((error: unknown) => {
+          this.options.log('Store end failed:', error)
+        })
     })
   }
 }

@@ -2,6 +2,7 @@ import {
   ConversationConflictError,
   type ConversationRecord,
   type ConversationStore,
+  type StoreCallReport,
   type StoreOperation,
 } from './types.js'
 
@@ -12,6 +13,8 @@ export interface StoreWriterOptions {
   timeoutMs: number
   /** A store operation failed (or timed out); called once per outage, not per retry. */
   onError: (error: unknown, operation: StoreOperation) => void
+  /** Each call to the store, once it ended. */
+  onCall?: (call: StoreCallReport) => void
   log: (...message: unknown[]) => void
 }
 
@@ -46,9 +49,36 @@ export class StoreWriter {
   /** Loads the records (timing out like a write); sets where the next record goes. */
   async load(): Promise<ConversationRecord[]> {
     const { store, conversationId, timeoutMs } = this.options
-    const records = await withTimeout(store.load(conversationId), timeoutMs * 2, 'load')
+    const records = await this.timed('load', undefined, () =>
+      withTimeout(store.load(conversationId), timeoutMs * 2, 'load')
+    )
     this.next = records.length
     return records
+  }
+
+  /** Runs one call to the store, and reports it (`onCall`) however it ends. */
+  async timed<T>(
+    operation: StoreOperation,
+    index: number | undefined,
+    call: () => Promise<T>
+  ): Promise<T> {
+    const startAt = performance.now()
+    const report = (error?: unknown) =>
+      this.options.onCall?.({
+        operation,
+        ...(index !== undefined && { index }),
+        startAt,
+        endAt: performance.now(),
+        ...(error !== undefined && { error }),
+      })
+    try {
+      const result = await call()
+      report()
+      return result
+    } catch (error) {
+      report(error ?? new Error('The store rejected without a reason'))
+      throw error
+    }
   }
 
   /** Stops writing (after a failed load, the position of new records is unknown). */
@@ -115,7 +145,9 @@ export class StoreWriter {
     while (this.queue.length > 0 && !this.stopped && !this.abandoned) {
       const write = this.queue[0]!
       try {
-        await this.options.store.append(this.options.conversationId, write.index, write.record)
+        await this.timed('append', write.index, () =>
+          this.options.store.append(this.options.conversationId, write.index, write.record)
+        )
         this.queue.shift()
         write.release()
         attempt = 0

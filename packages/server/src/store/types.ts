@@ -38,3 +38,15 @@ export class ConversationConflictError extends Error {
 
 /** Which store operation failed, as reported by the `StoreError` event. */
 export type StoreOperation = 'load' | 'append' | 'end'
+
+/** One call to the store, once it ended (the `StoreCall` event). */
+export interface StoreCallReport {
+  operation: StoreOperation
+  /** An append's position (the number of records before it). */
+  index?: number
+  /** When it was made and when it ended (performance.now()). */
+  startAt: number
+  endAt: number
+  /** Why it failed (a load that took too long fails with a timeout). */
+  error?: unknown
+}

@@ -96,9 +96,10 @@ export abstract class CallServer<
   private draining?: Promise<void>
   /**
    * The barge-ins (`StartSpeaking`, `Mute`) that a client which said `Hello` is yet to see settled,
-   * in order: each true if it came over an answer (see `BargeIn`).
+   * in order: for each one over an answer, how much of it the user had heard and when they spoke
+   * (see `BargeIn`).
    */
-  private readonly unsettledBargeIns: boolean[] = []
+  private readonly unsettledBargeIns: Array<{ heardMs: number; at: number } | undefined> = []
 
   constructor(private readonly callOptions: MicdropServerOptions) {
     super()
@@ -122,6 +123,7 @@ export abstract class CallServer<
           this.log(`Store ${operation} failed:`, error)
           this.safeEmit('StoreError', error, operation)
         },
+        onCall: (call) => this.safeEmit('StoreCall', call),
         log: (...message) => this.log(...message),
       })
     }
@@ -142,6 +144,7 @@ export abstract class CallServer<
           if (this.callOptions.sendMetrics) this.send('Metrics', metrics)
           this.safeEmit('Metrics', metrics, times)
         },
+        turn: (report) => this.safeEmit('Turn', report),
         answerEnd: (outcome) => this.safeEmit('AnswerEnd', outcome),
         log: (...message) => this.log(...message),
       },
@@ -378,15 +381,20 @@ export abstract class CallServer<
    * within this call (so it is queued first); any other has its answer cut at once.
    */
   private trackBargeIn() {
-    const overAnswer = this.call.answerInProgress
-    if (this.call.saidHello) this.unsettledBargeIns.push(overAnswer)
-    else if (overAnswer) this.safeEmit('BargeIn', 'interrupted')
+    // Before the call reads (and takes) the client's report: what the barge-in keeps
+    const bargeIn = this.call.answerInProgress
+      ? { heardMs: this.call.heardNow(), at: performance.now() }
+      : undefined
+    if (this.call.saidHello) this.unsettledBargeIns.push(bargeIn)
+    else if (bargeIn) this.safeEmit('BargeIn', 'interrupted', bargeIn.heardMs, bargeIn.at)
   }
 
   /** One barge-in was settled, in the order they came (see `settlesBargeIns`). */
   private settleBargeIn(frame: 'Interrupt' | 'Resume') {
-    if (this.unsettledBargeIns.shift() !== true) return
-    this.safeEmit('BargeIn', frame === 'Interrupt' ? 'interrupted' : 'resumed')
+    const bargeIn = this.unsettledBargeIns.shift()
+    if (!bargeIn) return
+    const verdict = frame === 'Interrupt' ? 'interrupted' : 'resumed'
+    this.safeEmit('BargeIn', verdict, bargeIn.heardMs, bargeIn.at)
   }
 
   /** Audio goes at once, never behind a store write (see `PLAYBACK_FRAMES`). */

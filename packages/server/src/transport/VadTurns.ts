@@ -1,11 +1,12 @@
 import type { VAD, VADSpeechEvent } from '@openmic/core'
+import { MICDROP_AUDIO_FORMAT } from '@openmic/core/protocol'
 import type { CallInput } from './CallServer.js'
 
 /** Audio sent to the STT from before the VAD's start of speech: the first syllable's onset. */
 const PRE_ROLL_MS = 200
 /** Audio kept for the next utterance's start: a VAD's minimum speech, its lag, and the pre-roll. */
 const KEPT_MS = 2000
-const BYTES_PER_MS = 32
+const BYTES_PER_MS = MICDROP_AUDIO_FORMAT.bytesPerMs
 
 export interface VadTurnsOptions {
   /** Called just before a `StartSpeaking`: the transport reports (and stops) its playback. */

@@ -1,5 +1,5 @@
 import type { Denoiser } from '@openmic/core'
-import { Resampler } from '@openmic/core/provider'
+import { MICDROP_AUDIO_FORMAT, Resampler } from '@openmic/core/provider'
 import { loadedRnnoise, loadRnnoise, RNNOISE_FRAME, type RnnoiseModule } from './load-rnnoise.js'
 
 /**
@@ -19,8 +19,11 @@ import { loadedRnnoise, loadRnnoise, RNNOISE_FRAME, type RnnoiseModule } from '.
  * socket.on('close', () => denoiser.destroy())
  */
 export class RnnoiseDenoiser implements Denoiser {
-  private readonly up = new Resampler({ fromRate: 16_000, toRate: 48_000 })
-  private readonly down = new Resampler({ fromRate: 48_000, toRate: 16_000 })
+  private readonly up = new Resampler({ fromRate: MICDROP_AUDIO_FORMAT.sampleRate, toRate: 48_000 })
+  private readonly down = new Resampler({
+    fromRate: 48_000,
+    toRate: MICDROP_AUDIO_FORMAT.sampleRate,
+  })
   /** 48 kHz samples waiting for a whole frame. */
   private pending = new Int16Array(0)
   private rnnoise?: RnnoiseModule

@@ -1,3 +1,4 @@
+import { MICDROP_AUDIO_FORMAT } from '@openmic/core/provider'
 import { modelFile } from './model-file.js'
 import { CONTEXT_SAMPLES, STATE_SIZE, WINDOW_SAMPLES, type SileroModel } from './SileroModel.js'
 
@@ -30,7 +31,11 @@ async function openModel(): Promise<SileroModel> {
       executionMode: 'sequential',
       graphOptimizationLevel: 'all',
     })
-    const sampleRate = new ort.Tensor('int64', BigInt64Array.of(16_000n), [])
+    const sampleRate = new ort.Tensor(
+      'int64',
+      BigInt64Array.of(BigInt(MICDROP_AUDIO_FORMAT.sampleRate)),
+      []
+    )
     const model: SileroModel = {
       async run(input, state) {
         const outputs = await session.run({

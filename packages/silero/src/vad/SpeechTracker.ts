@@ -1,7 +1,8 @@
 import type { VADEvents } from '@openmic/core'
+import { MICDROP_AUDIO_FORMAT } from '@openmic/core/provider'
 
-/** Samples per ms at 16 kHz. */
-const SAMPLES_PER_MS = 16
+/** Samples per ms of the audio the VAD hears. */
+const SAMPLES_PER_MS = MICDROP_AUDIO_FORMAT.sampleRate / 1000
 /**
  * Longest dip below the negative threshold that a speech still being timed for `minSpeechMs` may
  * have (about three windows): a word's stop consonant or a breath between two words, not the

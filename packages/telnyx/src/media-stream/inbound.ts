@@ -1,18 +1,11 @@
 import {
   parseMediaStreamFrame,
   readCommonMediaStreamEvent,
+  readCustomParameters,
   unknownMediaStreamEvent,
   type MediaStreamMessage,
 } from '@openmic/server'
 import type { TelnyxStart } from '../TelnyxServer.js'
-
-/** The custom parameters of `start`: an object of strings (anything else is left out). */
-function readParameters(value: unknown): Record<string, string> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {}
-  return Object.fromEntries(
-    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string')
-  )
-}
 
 /** Reads one text frame of Telnyx's media streaming; a string says what was wrong with it. */
 export function readTelnyxMessage(text: string): MediaStreamMessage<TelnyxStart> | string {
@@ -33,7 +26,7 @@ export function readTelnyxMessage(text: string): MediaStreamMessage<TelnyxStart>
   if (encoding !== undefined && encoding !== 'PCMU' && encoding !== 'audio/x-mulaw') {
     return `start with media_format.encoding ${JSON.stringify(encoding)}: only PCMU is read`
   }
-  const customParameters = readParameters(start.custom_parameters)
+  const { parameters: customParameters, ignored } = readCustomParameters(start.custom_parameters)
   return {
     event: 'start',
     start: {
@@ -47,5 +40,6 @@ export function readTelnyxMessage(text: string): MediaStreamMessage<TelnyxStart>
     },
     callId: start.call_control_id,
     parameters: customParameters,
+    ...(ignored.length > 0 ? { ignoredParameters: ignored } : {}),
   }
 }

@@ -1,1 +1,2 @@
 export * from './agent-vs-raw.js'
+export * from './tts-gaps.js'

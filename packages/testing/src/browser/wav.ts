@@ -1,5 +1,10 @@
+import { MICDROP_AUDIO_FORMAT } from '@openmic/core/provider'
+
 /** Wraps PCM16 mono samples in a WAV header (what Chromium's fake microphone reads). */
-export function encodeWav(pcm: Buffer, sampleRate = 16000): Buffer {
+export function encodeWav(
+  pcm: Buffer,
+  sampleRate: number = MICDROP_AUDIO_FORMAT.sampleRate
+): Buffer {
   const header = Buffer.alloc(44)
   header.write('RIFF', 0)
   header.writeUInt32LE(36 + pcm.length, 4)
@@ -18,6 +23,6 @@ export function encodeWav(pcm: Buffer, sampleRate = 16000): Buffer {
 }
 
 /** `seconds` of silence as PCM16 mono. */
-export function silencePcm(seconds: number, sampleRate = 16000): Buffer {
+export function silencePcm(seconds: number, sampleRate = MICDROP_AUDIO_FORMAT.sampleRate): Buffer {
   return Buffer.alloc(Math.round(seconds * sampleRate) * 2)
 }

@@ -1,4 +1,4 @@
-import { WebSocketFakeServer, waitUntil } from '../net/websocket-fake-server.js'
+import { ScriptedSessionsFake } from '../net/websocket-fake.js'
 import { FakeCartesiaSTTSession } from './FakeCartesiaSTTSession.js'
 import type { FakeCartesiaSTTOptions, FakeCartesiaSTTPart } from './types.js'
 
@@ -35,32 +35,28 @@ export interface FakeCartesiaTranscriptOptions {
  * // ... a client connects to `fake.baseURL`, streams audio, sends `finalize`
  * fake.sessions[0].finalizes[0] // the audio of the first utterance
  */
-export class FakeCartesiaSTT {
-  /** Every session opened (upgrades accepted), in order. */
-  readonly sessions: FakeCartesiaSTTSession[] = []
-  private readonly replies: FakeCartesiaSTTPart[][] = []
-  private readonly server: WebSocketFakeServer
-
-  constructor(private readonly options: FakeCartesiaSTTOptions = {}) {
-    this.server = new WebSocketFakeServer('Fake Cartesia STT', CARTESIA_STT_PATH, (ws, req, url) =>
-      this.sessions.push(new FakeCartesiaSTTSession(ws, req.headers, url, () => this.nextReply()))
-    )
-  }
-
-  /** Every upgrade request received, accepted or not. */
-  get upgrades(): number {
-    return this.server.upgrades
-  }
-
-  /** Starts listening on a free port of 127.0.0.1. */
-  async listen(): Promise<this> {
-    await this.server.listen()
-    return this
+export class FakeCartesiaSTT extends ScriptedSessionsFake<
+  FakeCartesiaSTTSession,
+  FakeCartesiaSTTPart
+> {
+  constructor(options: FakeCartesiaSTTOptions = {}) {
+    super({
+      name: 'Fake Cartesia STT',
+      path: CARTESIA_STT_PATH,
+      accept: (ws, req, url) =>
+        this.sessions.push(
+          new FakeCartesiaSTTSession(ws, req.headers, url, () => this.nextReply())
+        ),
+      fallback: () =>
+        options.fallback ?? [
+          { type: 'error', message: 'Fake Cartesia STT: no scripted transcript left' },
+        ],
+    })
   }
 
   /** `http://127.0.0.1:<port>`: a client's `baseURL`. */
   get baseURL(): string {
-    return this.server.origin
+    return this.origin
   }
 
   /** The audio of every finalized utterance of every session, in order. */
@@ -68,18 +64,12 @@ export class FakeCartesiaSTT {
     return this.sessions.flatMap((session) => session.finalizes)
   }
 
-  /** Queues the reply to the next `finalize`, as parts. */
-  reply(...parts: FakeCartesiaSTTPart[]): this {
-    this.replies.push(parts)
-    return this
-  }
-
   /** Queues a transcript: interim texts, the final pieces, then `flush_done`. */
   replyTranscript(text: string, options: FakeCartesiaTranscriptOptions = {}): this {
     const finals = options.finals ?? [text]
     if (finals.join('') !== text) throw new Error(`Fake Cartesia STT: finals do not make "${text}"`)
     return this.reply(
-      ...(options.delayMs ? [{ type: 'delay', ms: options.delayMs } as const] : []),
+      ...this.pause(options.delayMs),
       ...(options.partials ?? []).map((partial): FakeCartesiaSTTPart => ({
         type: 'transcript',
         text: partial,
@@ -99,59 +89,9 @@ export class FakeCartesiaSTT {
     return this.reply({ type: 'error', message, ...options })
   }
 
-  /** Queues silence as the reply to the next `finalize` (a provider that stalls). */
-  replyStall(): this {
-    return this.reply({ type: 'stall' })
-  }
-
-  /** Queues a close of the socket (default 1000) as the reply to the next `finalize`. */
-  replyClose(code = 1000): this {
-    return this.reply({ type: 'close', code })
-  }
-
-  /** Refuses the next `times` upgrades (default 1) with an HTTP status (401 for a wrong key...). */
-  rejectUpgrades(status: number, options: { times?: number; body?: unknown } = {}): this {
-    this.server.reject(status, options)
-    return this
-  }
-
-  /** Resolves once `count` sessions were opened. */
-  async waitForSessions(count: number, timeoutMs = 5000): Promise<FakeCartesiaSTTSession[]> {
-    await waitUntil(
-      () => this.sessions.length >= count,
-      timeoutMs,
-      () => `Fake Cartesia STT: ${this.sessions.length} of ${count} sessions`
-    )
-    return this.sessions.slice(0, count)
-  }
-
   /** Resolves once `count` finalizes were received, over all sessions. */
-  async waitForFinalizes(count: number, timeoutMs = 5000): Promise<Buffer[]> {
-    await waitUntil(
-      () => this.finalizes.length >= count,
-      timeoutMs,
-      () => `Fake Cartesia STT: ${this.finalizes.length} of ${count} finalizes`
-    )
-    return this.finalizes.slice(0, count)
-  }
-
-  /** Closes every session with a close frame (default 1000), as an idle timeout would. */
-  closeSessions(code = 1000): void {
-    for (const session of this.sessions) session.close(code)
-  }
-
-  /** Stops the server, cutting open connections. */
-  async close(): Promise<void> {
-    await this.server.close()
-  }
-
-  private nextReply(): FakeCartesiaSTTPart[] {
-    return (
-      this.replies.shift() ??
-      this.options.fallback ?? [
-        { type: 'error', message: 'Fake Cartesia STT: no scripted transcript left' },
-      ]
-    )
+  waitForFinalizes(count: number, timeoutMs = 5000): Promise<Buffer[]> {
+    return this.waitForCount(() => this.finalizes, count, timeoutMs, 'finalizes')
   }
 }
 

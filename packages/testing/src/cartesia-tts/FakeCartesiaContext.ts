@@ -1,3 +1,4 @@
+import { audioMs } from '@openmic/core/provider'
 import type { FakeCartesiaTTSReply } from './types.js'
 
 /** A generation request as the client sent it (the fields the fake reads, and the rest). */
@@ -37,6 +38,6 @@ export class FakeCartesiaContext {
 
   /** Milliseconds of audio sent so far (PCM16 16 kHz). */
   get audioMs(): number {
-    return this.audioBytes / 32
+    return audioMs(this.audioBytes)
   }
 }

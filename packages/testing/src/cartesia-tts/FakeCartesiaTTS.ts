@@ -1,7 +1,9 @@
+import { audioBytes } from '@openmic/core/provider'
 import type { IncomingHttpHeaders } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { WebSocket } from 'ws'
-import { WebSocketFakeServer, waitUntil } from '../net/websocket-fake-server.js'
+import { parseClientMessage } from '../net/client-message.js'
+import { WebSocketFake } from '../net/websocket-fake.js'
 import { FakeCartesiaContext, type RecordedGenerationRequest } from './FakeCartesiaContext.js'
 import { tone16k } from './tone.js'
 import type { FakeCartesiaTTSOptions, FakeCartesiaTTSReply } from './types.js'
@@ -40,34 +42,24 @@ export interface FakeCartesiaTTSConnection {
  * // ... tts.speak(...) fails; the next one is spoken
  * fake.contexts[0].transcript // the text the client sent
  */
-export class FakeCartesiaTTS {
+export class FakeCartesiaTTS extends WebSocketFake {
   /** Every accepted connection, in order. */
   readonly connections: FakeCartesiaTTSConnection[] = []
   /** Every context, in the order of its first message. */
   readonly contexts: FakeCartesiaContext[] = []
   private readonly replies: FakeCartesiaTTSReply[] = []
-  private readonly server: WebSocketFakeServer
 
   constructor(private readonly options: FakeCartesiaTTSOptions = {}) {
-    this.server = new WebSocketFakeServer('Fake Cartesia TTS', CARTESIA_TTS_PATH, (ws, req, url) =>
-      this.accept(ws, req.headers, url)
-    )
-  }
-
-  /** Every upgrade request, accepted or not. */
-  get upgrades(): number {
-    return this.server.upgrades
-  }
-
-  /** Starts listening on a free port of 127.0.0.1. */
-  async listen(): Promise<this> {
-    await this.server.listen()
-    return this
+    super({
+      name: 'Fake Cartesia TTS',
+      path: CARTESIA_TTS_PATH,
+      accept: (ws, req, url) => this.accept(ws, req.headers, url),
+    })
   }
 
   /** `http://127.0.0.1:<port>`: a client's `baseURL`. */
   get baseURL(): string {
-    return this.server.origin
+    return this.origin
   }
 
   /** The context `id`, if the client used it. */
@@ -104,31 +96,9 @@ export class FakeCartesiaTTS {
     this.replies.length = 0
   }
 
-  /** Refuses the next `times` upgrades (default 1) with an HTTP status (401 for a wrong key...). */
-  rejectUpgrades(status: number, options: { times?: number; body?: unknown } = {}): this {
-    this.server.reject(status, options)
-    return this
-  }
-
-  /** Closes every open connection with a close frame (default 1000), as an idle timeout would. */
-  closeConnections(code = 1000): void {
-    for (const connection of this.connections)
-      if (connection.socket.readyState === connection.socket.OPEN) connection.socket.close(code)
-  }
-
   /** Resolves once `count` contexts were seen. */
-  async waitForContexts(count: number, timeoutMs = 5000): Promise<FakeCartesiaContext[]> {
-    await waitUntil(
-      () => this.contexts.length >= count,
-      timeoutMs,
-      () => `Fake Cartesia TTS: ${this.contexts.length} of ${count} contexts`
-    )
-    return this.contexts.slice(0, count)
-  }
-
-  /** Stops the server, cutting open connections. */
-  async close(): Promise<void> {
-    await this.server.close()
+  waitForContexts(count: number, timeoutMs = 5000): Promise<FakeCartesiaContext[]> {
+    return this.waitForCount(() => this.contexts, count, timeoutMs, 'contexts')
   }
 
   private accept(ws: WebSocket, headers: IncomingHttpHeaders, url: URL): void {
@@ -145,12 +115,7 @@ export class FakeCartesiaTTS {
     const queues = new Map<string, Promise<void>>()
     ws.on('message', (data, isBinary) => {
       const text = String(data)
-      let message: any
-      try {
-        message = isBinary ? text : JSON.parse(text)
-      } catch {
-        message = text
-      }
+      const message: any = isBinary ? text : parseClientMessage(text)
       connection.messages.push(message)
       if (typeof message !== 'object' || message === null) return
       const id = String(message.context_id ?? '')
@@ -223,7 +188,7 @@ export class FakeCartesiaTTS {
           },
         })
       const audio = tone16k(words.length * msPerWord)
-      const bytes = chunkMs * 32
+      const bytes = audioBytes(chunkMs)
       for (let at = 0; at < audio.length; at += bytes) {
         if (silenced() || ws.readyState !== ws.OPEN) return
         const chunk = audio.subarray(at, at + bytes)

@@ -1,10 +1,10 @@
 import { PassThrough } from 'node:stream'
 import type { STT } from '@openmic/core'
+import { audioBytes, MICDROP_AUDIO_FORMAT } from '@openmic/core/provider'
 import { describe, expect, it } from 'vitest'
-import { expectNothingAfterDestroy } from './event-log.js'
-import { expectReleased } from './resources.js'
-import { speechTestLifecycle, TestedSpeech } from './tested-speech.js'
-import { failOnUnhandledErrors, skipped, pause } from './speech-kit.js'
+import { TestedSpeech } from './tested-speech.js'
+import { skipped, pause } from './speech-kit.js'
+import { speechSuite } from './speech-suite.js'
 import type {
   STTConformanceOptions,
   STTConformanceSetup,
@@ -14,9 +14,6 @@ import type {
 const DEFAULT_TRANSCRIPTS = ['hello there', 'what time is it', 'thank you very much']
 /** Chunk sizes in bytes, cycled over: odd sizes cut samples in two across chunks. */
 const ODD_SIZES = [1, 3, 333, 7, 641, 1001, 2, 5]
-const BYTES_PER_MS = 32
-/** How late after its stall timeout a class may report `Failed` (timers, a loaded machine). */
-const STALL_MARGIN_MS = 1000
 
 /**
  * Declares vitest tests that any STT must pass: the contract documented on `STT` in
@@ -57,22 +54,16 @@ export function describeSTTConformance(name: string, options: STTConformanceOpti
     reconnects = false,
     transcripts = DEFAULT_TRANSCRIPTS,
     matchTranscript = sameText,
-    timeoutMs = 5000,
-    quietMs = 400,
-    releaseTimeoutMs = 1000,
-    ignoreResources = [],
     emptyTimeoutMs = 2000,
     chunkMs = 20,
     chunkIntervalMs = 0,
   } = options
   if (transcripts.length < 3) throw new Error('describeSTTConformance needs three transcripts')
   const [first, second, third] = transcripts as [string, string, string]
-  const caseTimeout = 4 * timeoutMs + emptyTimeoutMs + releaseTimeoutMs + 4 * quietMs + 5000
 
   describe(`${name} (STT conformance)`, () => {
-    failOnUnhandledErrors()
-
-    const { track, watching } = speechTestLifecycle()
+    const suite = speechSuite(options, (setup) => new Tested(setup), emptyTimeoutMs)
+    const { timeoutMs, quietMs, caseTimeout, start } = suite
 
     /** A tested STT: its setup, its event log, and helpers to speak to it. */
     class Tested extends TestedSpeech<STT> {
@@ -107,6 +98,15 @@ export function describeSTTConformance(name: string, options: STTConformanceOpti
         return utterance
       }
 
+      /** Sends a whole utterance the provider fails (or stalls on), and waits for its `Failed`. */
+      async fails(kind: 'failure' | 'stall'): Promise<Utterance> {
+        const utterance = await this.open({ kind })
+        await send(utterance, 0, utterance.audio.length, chunkSize)
+        utterance.stream.end()
+        await suite.untilFailed(this, utterance.mark, kind)
+        return utterance
+      }
+
       /** Waits until the utterance's transcripts make `expected` (fails on `Failed`). */
       async heard({ mark }: Utterance, expected: string): Promise<void> {
         const failed = () => this.log.since(mark, 'Failed').length > 0
@@ -129,12 +129,8 @@ export function describeSTTConformance(name: string, options: STTConformanceOpti
       }
     }
 
-    async function start(): Promise<Tested> {
-      return track(new Tested(await options.make()))
-    }
-
     function chunkSize(): number {
-      return chunkMs * BYTES_PER_MS
+      return audioBytes(chunkMs)
     }
 
     /** Writes `audio[from, to)` to the utterance's stream, in chunks. */
@@ -254,14 +250,7 @@ export function describeSTTConformance(name: string, options: STTConformanceOpti
       'turns a provider failure into Failed, not a hang' + skipped(!failures, 'failures: false'),
       async () => {
         const tested = await start()
-        const failing = await tested.open({ kind: 'failure' })
-        await send(failing, 0, failing.audio.length, chunkSize)
-        failing.stream.end()
-        await tested.log.until(
-          () => tested.log.since(failing.mark, 'Failed').length > 0,
-          timeoutMs,
-          'Failed'
-        )
+        const failing = await tested.fails('failure')
         await pause(quietMs)
         expect(tested.text(failing.mark), 'no transcript of the failed utterance').toBe('')
       },
@@ -274,14 +263,7 @@ export function describeSTTConformance(name: string, options: STTConformanceOpti
         skipped(failures && !recovers, 'recovers: false'),
       async () => {
         const tested = await start()
-        const failing = await tested.open({ kind: 'failure' })
-        await send(failing, 0, failing.audio.length, chunkSize)
-        failing.stream.end()
-        await tested.log.until(
-          () => tested.log.since(failing.mark, 'Failed').length > 0,
-          timeoutMs,
-          'Failed'
-        )
+        await tested.fails('failure')
         await tested.say(first)
       },
       caseTimeout
@@ -308,26 +290,16 @@ export function describeSTTConformance(name: string, options: STTConformanceOpti
         skipped(stallTimeoutMs === undefined, 'no stallTimeoutMs'),
       async () => {
         const tested = await start()
-        const stalled = await tested.open({ kind: 'stall' })
-        await send(stalled, 0, stalled.audio.length, chunkSize)
-        stalled.stream.end()
-        const limit = stallTimeoutMs! + STALL_MARGIN_MS
-        await tested.log.until(
-          () => tested.log.since(stalled.mark, 'Failed').length > 0,
-          limit,
-          `Failed ${stallTimeoutMs} ms after the provider stalled`
-        )
+        const stalled = await tested.fails('stall')
         await pause(quietMs)
         expect(tested.text(stalled.mark), 'no transcript of the stalled utterance').toBe('')
       },
       caseTimeout + (stallTimeoutMs ?? 0)
     )
 
-    it(
+    suite.itReleasesOnDestroy(
       'destroy() mid-utterance releases every socket and timer; nothing is emitted after it',
-      async () => {
-        const watch = watching()
-        const tested = await start()
+      async (tested) => {
         await tested.say(first)
         const cut = await tested.open(speech(second))
         const half = Math.floor(cut.audio.length / 4) * 2
@@ -336,24 +308,12 @@ export function describeSTTConformance(name: string, options: STTConformanceOpti
         tested.destroy()
         await send(cut, half, cut.audio.length, chunkSize)
         cut.stream.end()
-        await pause(quietMs)
-        expectNothingAfterDestroy(tested.log)
-        await expectReleased(watch, releaseTimeoutMs, ignoreResources)
-      },
-      caseTimeout
+      }
     )
 
-    it(
+    suite.itReleasesOnDestroy(
       'destroy() right after creation releases every socket and timer',
-      async () => {
-        const watch = watching()
-        const tested = await start()
-        tested.destroy()
-        await pause(quietMs)
-        expectNothingAfterDestroy(tested.log)
-        await expectReleased(watch, releaseTimeoutMs, ignoreResources)
-      },
-      caseTimeout
+      async (tested) => tested.destroy()
     )
   })
 }
@@ -370,7 +330,8 @@ function speech(transcript: string): STTConformanceUtterance {
   const words = transcript.split(/\s+/).filter(Boolean)
   const partials =
     words.length <= 1 ? words : words.slice(1).map((_, i) => words.slice(0, i + 1).join(' '))
-  return { kind: 'speech', transcript, partials }
+  const deltas = partials.map((partial, i) => partial.slice(i > 0 ? partials[i - 1]!.length : 0))
+  return { kind: 'speech', transcript, partials, deltas }
 }
 
 function sameText(heard: string, expected: string): boolean {
@@ -383,10 +344,9 @@ function sameText(heard: string, expected: string): boolean {
  * speech, but audio a voice-activity detector would not drop as silence.
  */
 function testAudio(): Buffer {
-  const rate = 16000
-  const samples = (rate * 800) / 1000
-  const audio = Buffer.alloc(samples * 2)
-  for (let i = 0; i < samples; i++) {
+  const rate = MICDROP_AUDIO_FORMAT.sampleRate
+  const audio = Buffer.alloc(audioBytes(800))
+  for (let i = 0; i < audio.length / 2; i++) {
     const t = i / rate
     const envelope = 0.5 - 0.5 * Math.cos(2 * Math.PI * 4 * t)
     let value = 0

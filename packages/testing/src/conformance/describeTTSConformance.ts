@@ -1,10 +1,11 @@
 import { PassThrough } from 'node:stream'
 import type { TTS, TTSWord } from '@openmic/core'
+import { audioMs } from '@openmic/core/provider'
 import { describe, expect, it } from 'vitest'
-import { expectNothingAfterDestroy, type LoggedEvent } from './event-log.js'
-import { expectReleased } from './resources.js'
-import { speechTestLifecycle, TestedSpeech } from './tested-speech.js'
-import { failOnUnhandledErrors, skipped, levelDbfs, pause } from './speech-kit.js'
+import type { LoggedEvent } from './event-log.js'
+import { TestedSpeech } from './tested-speech.js'
+import { skipped, levelDbfs, pause } from './speech-kit.js'
+import { speechSuite } from './speech-suite.js'
 import type {
   TTSConformanceOptions,
   TTSConformanceSetup,
@@ -17,9 +18,6 @@ const LONG = Array.from(
   { length: 8 },
   (_, i) => `Sentence number ${i + 1} of a long answer is spoken now. `
 )
-const BYTES_PER_MS = 32
-/** How late after its stall timeout a class may report `Failed` (timers, a loaded machine). */
-const STALL_MARGIN_MS = 1000
 
 /**
  * Declares vitest tests that any TTS must pass: the contract documented on `TTS` in
@@ -55,17 +53,11 @@ export function describeTTSConformance(name: string, options: TTSConformanceOpti
     stallTimeoutMs,
     wordsToleranceMs = 100,
     minLevelDbfs = -50,
-    timeoutMs = 5000,
-    quietMs = 400,
-    releaseTimeoutMs = 1000,
-    ignoreResources = [],
   } = options
-  const caseTimeout = 4 * timeoutMs + releaseTimeoutMs + 4 * quietMs + 5000
 
   describe(`${name} (TTS conformance)`, () => {
-    failOnUnhandledErrors()
-
-    const { track, watching } = speechTestLifecycle()
+    const suite = speechSuite(options, (setup) => new Tested(setup))
+    const { timeoutMs, quietMs, caseTimeout, start } = suite
 
     /** A tested TTS: its setup, its event log, and helpers to make it speak. */
     class Tested extends TestedSpeech<TTS> {
@@ -102,6 +94,18 @@ export function describeTTSConformance(name: string, options: TTSConformanceOpti
         return { mark, written }
       }
 
+      /**
+       * Speaks a text the provider fails (or stalls on), waits for its `Failed` and a quiet time;
+       * returns where its events start.
+       */
+      async fails(kind: 'failure' | 'stall'): Promise<number> {
+        const { mark, written } = await this.speak(SHORT, { kind })
+        await written
+        await suite.untilFailed(this, mark, kind)
+        await pause(quietMs)
+        return mark
+      }
+
       /** Waits for the `AudioEnd` (or the `Failed`) of the `speak()` started at `mark`. */
       async finished(mark: number): Promise<void> {
         await this.log.until(
@@ -132,10 +136,6 @@ export function describeTTSConformance(name: string, options: TTSConformanceOpti
         expectSpoken(events)
         return events
       }
-    }
-
-    async function start(): Promise<Tested> {
-      return track(new Tested(await options.make()))
     }
 
     /** Audio chunks of even lengths making audible sound, then one `AudioEnd`, the last event. */
@@ -246,16 +246,16 @@ export function describeTTSConformance(name: string, options: TTSConformanceOpti
           const timings = events
             .filter((event) => event.name === 'Words')
             .flatMap((event) => event.args[0] as TTSWord[])
-          const audioMs = Buffer.concat(audioOf(events)).length / BYTES_PER_MS
+          const spokenMs = audioMs(Buffer.concat(audioOf(events)).length)
           expect(timings.length, 'Words').toBeGreaterThan(0)
           timings.forEach((word, i) => {
-            const where = `word ${i} ${JSON.stringify(word)} of ${audioMs} ms of audio`
+            const where = `word ${i} ${JSON.stringify(word)} of ${spokenMs} ms of audio`
             expect(word.startMs, where).toBeGreaterThanOrEqual(
               i === 0 ? 0 : timings[i - 1]!.startMs
             )
             expect(word.endMs, where).toBeGreaterThanOrEqual(word.startMs)
-            expect(word.startMs, where).toBeLessThan(audioMs)
-            expect(word.endMs, where).toBeLessThanOrEqual(audioMs + wordsToleranceMs)
+            expect(word.startMs, where).toBeLessThan(spokenMs)
+            expect(word.endMs, where).toBeLessThanOrEqual(spokenMs + wordsToleranceMs)
           })
         }
       },
@@ -267,14 +267,7 @@ export function describeTTSConformance(name: string, options: TTSConformanceOpti
         skipped(!failures, 'failures: false'),
       async () => {
         const tested = await start()
-        const { mark, written } = await tested.speak(SHORT, { kind: 'failure' })
-        await written
-        await tested.log.until(
-          () => tested.log.since(mark, 'Failed').length > 0,
-          timeoutMs,
-          'Failed'
-        )
-        await pause(quietMs)
+        const mark = await tested.fails('failure')
         expect(tested.log.since(mark, 'AudioEnd'), 'no AudioEnd after Failed').toEqual([])
       },
       caseTimeout
@@ -286,14 +279,7 @@ export function describeTTSConformance(name: string, options: TTSConformanceOpti
         skipped(failures && !recovers, 'recovers: false'),
       async () => {
         const tested = await start()
-        const { mark, written } = await tested.speak(SHORT, { kind: 'failure' })
-        await written
-        await tested.log.until(
-          () => tested.log.since(mark, 'Failed').length > 0,
-          timeoutMs,
-          'Failed'
-        )
-        await pause(quietMs)
+        await tested.fails('failure')
         await tested.says(SHORT)
       },
       caseTimeout
@@ -304,46 +290,25 @@ export function describeTTSConformance(name: string, options: TTSConformanceOpti
         skipped(stallTimeoutMs === undefined, 'no stallTimeoutMs'),
       async () => {
         const tested = await start()
-        const { mark, written } = await tested.speak(SHORT, { kind: 'stall' })
-        await written
-        await tested.log.until(
-          () => tested.log.since(mark, 'Failed').length > 0,
-          stallTimeoutMs! + STALL_MARGIN_MS,
-          `Failed ${stallTimeoutMs} ms after the provider stalled`
-        )
-        await pause(quietMs)
+        const mark = await tested.fails('stall')
         expect(tested.log.since(mark, 'AudioEnd'), 'no AudioEnd after Failed').toEqual([])
       },
       caseTimeout + (stallTimeoutMs ?? 0)
     )
 
-    it(
+    suite.itReleasesOnDestroy(
       'destroy() mid-speech releases every socket and timer; nothing is emitted after it',
-      async () => {
-        const watch = watching()
-        const tested = await start()
+      async (tested) => {
         const { mark, written } = await tested.speak(LONG, { intervalMs: 40 })
         await tested.firstAudio(mark)
         tested.destroy()
         await written
-        await pause(quietMs)
-        expectNothingAfterDestroy(tested.log)
-        await expectReleased(watch, releaseTimeoutMs, ignoreResources)
-      },
-      caseTimeout
+      }
     )
 
-    it(
+    suite.itReleasesOnDestroy(
       'destroy() right after creation releases every socket and timer',
-      async () => {
-        const watch = watching()
-        const tested = await start()
-        tested.destroy()
-        await pause(quietMs)
-        expectNothingAfterDestroy(tested.log)
-        await expectReleased(watch, releaseTimeoutMs, ignoreResources)
-      },
-      caseTimeout
+      async (tested) => tested.destroy()
     )
   })
 }

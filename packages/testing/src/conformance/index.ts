@@ -2,8 +2,10 @@ export { describeAgentConformance } from './describeAgentConformance.js'
 export type { AgentConformanceOptions } from './describeAgentConformance.js'
 export { fakeResponsesOf } from './fake-responses-of.js'
 export type { ConformanceAnswer, ConformanceSetup, MakeConformanceAgent } from './types.js'
-export type { FakeResponse, FakePart, FakeToolCall } from '../sse-server/types.js'
+export type { FakeResponse, FakePart, FakeToolCall, FakeUsage } from '../sse-server/types.js'
 export { describeSTTConformance } from './describeSTTConformance.js'
+export { scriptFakeSTT } from './fake-stt-script.js'
+export type { ScriptableFakeSTT } from './fake-stt-script.js'
 export type {
   STTConformanceOptions,
   STTConformanceSetup,
@@ -16,6 +18,8 @@ export type {
   TTSConformanceSpeak,
 } from './tts-types.js'
 export type { SpeechConformanceTiming } from './speech-kit.js'
+export { describeSameConversation } from './describeSameConversation.js'
+export type { ConversationAgent, MakeConversationAgent } from './describeSameConversation.js'
 export { describeRealtimeConformance } from './describeRealtimeConformance.js'
 export type {
   RealtimeConformanceOptions,

@@ -5,9 +5,11 @@ import type { SpeechConformanceTiming } from './speech-kit.js'
 export type STTConformanceUtterance =
   /**
    * Recognize `transcript`. `partials` are the interim texts a provider with interim results
-   * sends first, each the whole utterance so far (`['what', 'what time is']`).
+   * sends first, each the whole utterance so far (`['what', 'what time is']`); `deltas` are the
+   * same texts as a provider sending increments has them, each what its partial adds to the one
+   * before (`['what', ' time is']`).
    */
-  | { kind: 'speech'; transcript: string; partials: string[] }
+  | { kind: 'speech'; transcript: string; partials: string[]; deltas: string[] }
   /**
    * No audio at all: the stream ends at once. Script an empty transcript if the provider is still
    * asked, or nothing if it is not.

@@ -23,6 +23,11 @@ export class TestedSpeech<Provider extends { destroy(): void }> {
     this.provider.destroy()
   }
 
+  /** Waits for a `Failed` logged after `mark`, up to `timeoutMs` (a failure message names `what`). */
+  untilFailed(mark: number, timeoutMs: number, what = 'Failed'): Promise<void> {
+    return this.log.until(() => this.log.since(mark, 'Failed').length > 0, timeoutMs, what)
+  }
+
   /** Destroys it (unless the test did) and tears its provider down. */
   async release(): Promise<void> {
     if (!this.destroyed) this.destroy()

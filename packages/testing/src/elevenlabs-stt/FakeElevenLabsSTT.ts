@@ -1,4 +1,4 @@
-import { WebSocketFakeServer, waitUntil } from '../net/websocket-fake-server.js'
+import { ScriptedSessionsFake } from '../net/websocket-fake.js'
 import { elevenLabsErrorBody, elevenLabsKeyCheck } from '../net/elevenlabs-handshake.js'
 import { FakeScribeSession } from './FakeScribeSession.js'
 import type { FakeElevenLabsSTTOptions, FakeScribeStep } from './types.js'
@@ -31,37 +31,35 @@ export interface FakeScribeTranscriptOptions {
  * fake.sessions[0].commits[0] // its audio, decoded
  * await fake.close()
  */
-export class FakeElevenLabsSTT {
-  /** Every session opened (upgrades accepted), in order. */
-  readonly sessions: FakeScribeSession[] = []
+export class FakeElevenLabsSTT extends ScriptedSessionsFake<FakeScribeSession, FakeScribeStep> {
   /** Every upgrade request, accepted or not, with the status it got (101 when accepted). */
   readonly handshakes: Array<{ url: string; status: number }> = []
-  private readonly replies: FakeScribeStep[][] = []
-  private readonly server: WebSocketFakeServer
 
-  constructor(private readonly options: FakeElevenLabsSTTOptions = {}) {
-    this.server = new WebSocketFakeServer(
-      'Fake ElevenLabs STT',
-      ELEVENLABS_STT_PATH,
-      (ws, req, url) =>
+  constructor(options: FakeElevenLabsSTTOptions = {}) {
+    super({
+      name: 'Fake ElevenLabs STT',
+      path: ELEVENLABS_STT_PATH,
+      accept: (ws, req, url) =>
         this.sessions.push(new FakeScribeSession(ws, url, req.headers, () => this.nextReply())),
-      {
+      server: {
         authorize: (req) => elevenLabsKeyCheck(req, options.apiKey),
         errorBody: elevenLabsErrorBody,
         onHandshake: (req, _url, status) => this.handshakes.push({ url: req.url ?? '/', status }),
-      }
-    )
-  }
-
-  /** Starts listening on a free port of 127.0.0.1. */
-  async listen(): Promise<this> {
-    await this.server.listen()
-    return this
+      },
+      fallback: () =>
+        options.fallback ?? [
+          {
+            type: 'error',
+            messageType: 'transcriber_error',
+            error: 'Fake: no scripted transcript',
+          },
+        ],
+    })
   }
 
   /** `http://127.0.0.1:<port>`: the `baseURL` of a client (`ws://` is derived from it). */
   get baseURL(): string {
-    return this.server.origin
+    return this.origin
   }
 
   /** The audio of every commit of every session, in order. */
@@ -69,16 +67,10 @@ export class FakeElevenLabsSTT {
     return this.sessions.flatMap((session) => session.commits)
   }
 
-  /** Queues the reply to the next commit. */
-  reply(...steps: FakeScribeStep[]): this {
-    this.replies.push(steps)
-    return this
-  }
-
   /** Queues a transcript: its partials, then `committed_transcript`. */
   replyTranscript(text: string, options: FakeScribeTranscriptOptions = {}): this {
     return this.reply(
-      ...(options.delayMs ? [{ type: 'delay', ms: options.delayMs } as const] : []),
+      ...this.pause(options.delayMs),
       ...(options.partials ?? []).map((partial) => ({ type: 'partial', text: partial }) as const),
       { type: 'committed', text }
     )
@@ -89,48 +81,13 @@ export class FakeElevenLabsSTT {
     return this.reply({ type: 'error', messageType, error })
   }
 
-  /** Queues silence as the reply to the next commit (a provider that stalls). */
-  replyStall(): this {
-    return this.reply({ type: 'stall' })
-  }
-
-  /** Refuses the next `times` upgrades (default 1) with an HTTP status and a JSON body. */
-  rejectUpgrades(status: number, options: { times?: number; body?: unknown } = {}): this {
-    this.server.reject(status, options)
-    return this
-  }
-
-  /** Closes every open session with a close frame (default 1000). */
-  closeSessions(code = 1000, reason = ''): void {
-    for (const session of this.sessions) session.close(code, reason)
-  }
-
   /** Forgets the scripted replies, the refusals and the recorded sessions (cutting open ones). */
   reset(): void {
-    this.replies.length = 0
-    this.server.clearRejections()
+    this.forgetReplies()
+    this.clearRejections()
     for (const session of this.sessions) session.reset()
     this.sessions.length = 0
     this.handshakes.length = 0
-  }
-
-  /** Resolves once `predicate()` holds (checked every 2 ms), or rejects after `timeoutMs`. */
-  async waitFor(predicate: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
-    await waitUntil(predicate, timeoutMs, () => `Fake ElevenLabs STT: no ${what}`)
-  }
-
-  /** Stops the server, cutting open connections. */
-  async close(): Promise<void> {
-    await this.server.close()
-  }
-
-  private nextReply(): FakeScribeStep[] {
-    return (
-      this.replies.shift() ??
-      this.options.fallback ?? [
-        { type: 'error', messageType: 'transcriber_error', error: 'Fake: no scripted transcript' },
-      ]
-    )
   }
 }
 

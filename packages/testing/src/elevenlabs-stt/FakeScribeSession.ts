@@ -1,3 +1,4 @@
+import { MICDROP_AUDIO_FORMAT } from '@openmic/core/provider'
 import type { IncomingHttpHeaders } from 'node:http'
 import type { WebSocket } from 'ws'
 import { playSocketStep } from '../net/socket-steps.js'
@@ -30,7 +31,7 @@ export class FakeScribeSession implements FakeScribeSessionRecord {
       message_type: 'session_started',
       session_id: `fake_${Math.random().toString(36).slice(2)}`,
       config: {
-        sample_rate: 16000,
+        sample_rate: MICDROP_AUDIO_FORMAT.sampleRate,
         audio_format: query.get('audio_format') ?? 'pcm_16000',
         language_code: query.get('language_code') ?? undefined,
         model_id: query.get('model_id'),

@@ -1,5 +1,5 @@
 import { elevenLabsErrorBody, elevenLabsKeyCheck } from '../net/elevenlabs-handshake.js'
-import { WebSocketFakeServer, waitUntil } from '../net/websocket-fake-server.js'
+import { WebSocketFake } from '../net/websocket-fake.js'
 import type { FakeTTSContext } from './FakeTTSContext.js'
 import { FakeTTSConnection } from './FakeTTSConnection.js'
 import type { FakeElevenLabsTTSOptions, FakeTTSContextReply } from './types.js'
@@ -26,7 +26,7 @@ const PATH = /^\/v1\/text-to-speech\/[^/]+\/multi-stream-input$/
  * fake.contexts[0].text // 'Hello there. '
  * await fake.close()
  */
-export class FakeElevenLabsTTS {
+export class FakeElevenLabsTTS extends WebSocketFake {
   /** Every connection accepted, in order. */
   readonly connections: FakeTTSConnection[] = []
   /** Every upgrade request, accepted or not, with the status it got (101 when accepted). */
@@ -34,14 +34,12 @@ export class FakeElevenLabsTTS {
   /** What a context with nothing scripted gets. */
   defaultReply: FakeTTSContextReply
   private readonly replies: FakeTTSContextReply[] = []
-  private readonly server: WebSocketFakeServer
 
-  constructor(private readonly options: FakeElevenLabsTTSOptions = {}) {
-    this.defaultReply = options.defaultReply ?? { type: 'speech' }
-    this.server = new WebSocketFakeServer(
-      'Fake ElevenLabs TTS',
-      PATH,
-      (ws, req, url) =>
+  constructor(options: FakeElevenLabsTTSOptions = {}) {
+    super({
+      name: 'Fake ElevenLabs TTS',
+      path: PATH,
+      accept: (ws, req, url) =>
         this.connections.push(
           new FakeTTSConnection(
             ws,
@@ -51,23 +49,18 @@ export class FakeElevenLabsTTS {
             options.ignoreCloseContext ?? false
           )
         ),
-      {
+      server: {
         authorize: (req) => elevenLabsKeyCheck(req, options.apiKey),
         errorBody: elevenLabsErrorBody,
         onHandshake: (req, _url, status) => this.handshakes.push({ url: req.url ?? '/', status }),
-      }
-    )
-  }
-
-  /** Starts listening on a free port of 127.0.0.1. */
-  async listen(): Promise<this> {
-    await this.server.listen()
-    return this
+      },
+    })
+    this.defaultReply = options.defaultReply ?? { type: 'speech' }
   }
 
   /** `http://127.0.0.1:<port>`: the `baseURL` of a client (`ws://` is derived from it). */
   get baseURL(): string {
-    return this.server.origin
+    return this.origin
   }
 
   /** Every context of every connection, in the order they were opened. */
@@ -96,34 +89,13 @@ export class FakeElevenLabsTTS {
     return this
   }
 
-  /** Refuses the next `times` upgrades (default 1) with an HTTP status and a JSON body. */
-  rejectUpgrades(status: number, options: { times?: number; body?: unknown } = {}): this {
-    this.server.reject(status, options)
-    return this
-  }
-
-  /** Closes every open connection with a close frame (default 1000). */
-  closeConnections(code = 1000, reason = ''): void {
-    for (const connection of this.connections) connection.close(code, reason)
-  }
-
   /** Forgets the scripts, the refusals and the recorded connections (cutting open ones). */
   reset(): void {
     this.replies.length = 0
-    this.server.clearRejections()
+    this.clearRejections()
     for (const connection of this.connections) connection.reset()
     this.connections.length = 0
     this.handshakes.length = 0
-  }
-
-  /** Resolves once `predicate()` holds (checked every 2 ms), or rejects after `timeoutMs`. */
-  async waitFor(predicate: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
-    await waitUntil(predicate, timeoutMs, () => `Fake ElevenLabs TTS: no ${what}`)
-  }
-
-  /** Stops the server, cutting open connections. */
-  async close(): Promise<void> {
-    await this.server.close()
   }
 }
 

@@ -1,3 +1,4 @@
+import { MICDROP_AUDIO_FORMAT } from '@openmic/core/provider'
 import type { IncomingHttpHeaders } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { WebSocket } from 'ws'
@@ -31,7 +32,8 @@ export class FakeTTSConnection {
     private readonly ignoreCloseContext: boolean
   ) {
     this.rate =
-      Number((url.searchParams.get('output_format') ?? 'pcm_16000').split('_')[1]) || 16000
+      Number((url.searchParams.get('output_format') ?? 'pcm_16000').split('_')[1]) ||
+      MICDROP_AUDIO_FORMAT.sampleRate
     socket.on('message', (data) => this.receive(String(data)))
     socket.on('close', () => (this.closed = true))
     socket.on('error', () => {})

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { WebSocketFakeServer, waitUntil } from '../net/websocket-fake-server.js'
+import { ScriptedSessionsFake } from '../net/websocket-fake.js'
 import { FakeGladiaSession } from './FakeGladiaSession.js'
 import type {
   FakeGladiaInitRequest,
@@ -54,22 +54,18 @@ export interface FakeGladiaTranscriptOptions {
  * fake.sessions[0].audio // every byte it received
  * await fake.close()
  */
-export class FakeGladiaLive {
-  /** Every session created by `POST /v2/live`, in order. */
-  readonly sessions: FakeGladiaSession[] = []
+export class FakeGladiaLive extends ScriptedSessionsFake<FakeGladiaSession, FakeGladiaPart> {
   /** Every `POST /v2/live` received, accepted or not. */
   readonly initRequests: FakeGladiaInitRequest[] = []
-  private readonly replies: FakeGladiaPart[][] = []
   private readonly rejections: FakeGladiaRejection[] = []
-  private readonly server: WebSocketFakeServer
   private count = 0
 
   constructor(private readonly options: FakeGladiaLiveOptions = {}) {
-    this.server = new WebSocketFakeServer(
-      'Fake Gladia',
-      GLADIA_LIVE_PATH,
-      (ws, _req, url) => this.sessionOf(url)!.attach(ws),
-      {
+    super({
+      name: 'Fake Gladia',
+      path: GLADIA_LIVE_PATH,
+      accept: (ws, _req, url) => this.sessionOf(url)!.attach(ws),
+      server: {
         onRequest: (req, res) => void this.request(req, res),
         authorize: (_req, url) =>
           this.sessionOf(url)?.ended === false
@@ -79,35 +75,15 @@ export class FakeGladiaLive {
                 body: { statusCode: 404, message: 'Fake Gladia: no such live session' },
               },
         errorBody: (message, status) => ({ statusCode: status, message }),
-      }
-    )
-  }
-
-  /** Starts listening on a free port of 127.0.0.1. */
-  async listen(): Promise<this> {
-    await this.server.listen()
-    return this
+      },
+      fallback: () =>
+        options.fallback ?? [{ type: 'error', message: 'Fake Gladia: no reply scripted' }],
+    })
   }
 
   /** `http://127.0.0.1:<port>`: the `baseURL` of a client. */
   get baseURL(): string {
-    return this.server.origin
-  }
-
-  /** The last session created. */
-  get lastSession(): FakeGladiaSession | undefined {
-    return this.sessions.at(-1)
-  }
-
-  /** How many scripted replies are still waiting for a session. */
-  get pending(): number {
-    return this.replies.length
-  }
-
-  /** Queues the reply of the next session used, as parts. */
-  reply(...parts: FakeGladiaPart[]): this {
-    this.replies.push(parts)
-    return this
+    return this.origin
   }
 
   /** Queues a transcript: partials while audio comes, finals after `stop_recording`, the end. */
@@ -118,7 +94,7 @@ export class FakeGladiaLive {
       type: 'final',
       text: final,
     }))
-    const delay: FakeGladiaPart[] = options.delayMs ? [{ type: 'delay', ms: options.delayMs }] : []
+    const delay = this.pause(options.delayMs)
     const partialParts = partials.map((partial): FakeGladiaPart => ({
       type: 'partial',
       text: partial,
@@ -137,16 +113,6 @@ export class FakeGladiaLive {
     return this.reply({ type: 'error', message })
   }
 
-  /** Queues a session that never answers. */
-  replyStall(): this {
-    return this.reply({ type: 'stall' })
-  }
-
-  /** Queues a close of the session's socket (default 1000) on its first audio. */
-  replyClose(code = 1000, reason = ''): this {
-    return this.reply({ type: 'close', code, reason })
-  }
-
   /**
    * Refuses the next `times` session creations (default 1) with an HTTP status, as the real API
    * does for a wrong key (401), a bad body (400/422) or too many sessions (429).
@@ -155,26 +121,6 @@ export class FakeGladiaLive {
     for (let i = 0; i < (options.times ?? 1); i++)
       this.rejections.push({ status, body: options.body })
     return this
-  }
-
-  /** Resolves once `count` sessions were created. */
-  async waitForSessions(count: number, timeoutMs = 5000): Promise<FakeGladiaSession[]> {
-    await waitUntil(
-      () => this.sessions.length >= count,
-      timeoutMs,
-      () => `${this.sessions.length} of ${count} Gladia sessions created`
-    )
-    return this.sessions.slice(0, count)
-  }
-
-  /** Closes the open socket of every session with a close frame (default 1000). */
-  closeSessions(code = 1000): void {
-    for (const session of this.sessions) session.close(code)
-  }
-
-  /** Stops the server, cutting open connections. */
-  async close(): Promise<void> {
-    await this.server.close()
   }
 
   private async request(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -227,13 +173,6 @@ export class FakeGladiaLive {
 
   private sessionOf(url: URL): FakeGladiaSession | undefined {
     return this.sessions.find((s) => s.id === url.searchParams.get('token'))
-  }
-
-  private nextReply(): FakeGladiaPart[] {
-    return (
-      this.replies.shift() ??
-      this.options.fallback ?? [{ type: 'error', message: 'Fake Gladia: no reply scripted' }]
-    )
   }
 }
 

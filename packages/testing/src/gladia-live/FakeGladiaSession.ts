@@ -1,6 +1,8 @@
+import { audioMs } from '@openmic/core/provider'
 import type { WebSocket } from 'ws'
 import { playSocketStep, type SocketStepTarget } from '../net/socket-steps.js'
 import type { FakeGladiaPart } from './types.js'
+import { parseClientMessage } from '../net/client-message.js'
 
 /** A text message the client sent, parsed (or its text when it was not JSON). */
 export type FakeGladiaClientMessage = { type?: string; [key: string]: unknown } | string
@@ -132,12 +134,7 @@ export class FakeGladiaSession {
   }
 
   private receiveText(text: string): void {
-    let message: FakeGladiaClientMessage
-    try {
-      message = JSON.parse(text) as FakeGladiaClientMessage
-    } catch {
-      message = text
-    }
+    const message = parseClientMessage<FakeGladiaClientMessage>(text)
     this.messages.push(message)
     if (typeof message !== 'object' || message === null) return
     if (message.type === 'audio_chunk') {
@@ -231,9 +228,9 @@ export class FakeGladiaSession {
   }
 }
 
-/** PCM16 16 kHz mono: bytes to seconds. */
+/** Micdrop's audio (PCM16 16 kHz mono): bytes to seconds. */
 function seconds(bytes: number): number {
-  return bytes / 32000
+  return audioMs(bytes) / 1000
 }
 
 function transcriptData(text: string, isFinal: boolean) {

@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws'
-import { WebSocketFakeServer, waitUntil } from '../net/websocket-fake-server.js'
+import { ScriptedSessionsFake } from '../net/websocket-fake.js'
 import { FakeGradiumSTTSession, type FakeGradiumFlush } from './FakeGradiumSTTSession.js'
 import type { FakeGradiumASRPart, FakeGradiumSTTOptions } from './types.js'
 
@@ -35,37 +35,29 @@ export interface FakeGradiumTranscriptOptions {
  * fake.flushes[0].audio // the audio of the first utterance, decoded
  * await fake.close()
  */
-export class FakeGradiumSTT {
-  /** Every session opened (upgrades accepted), in order. */
-  readonly sessions: FakeGradiumSTTSession[] = []
-  private readonly replies: FakeGradiumASRPart[][] = []
-  private readonly server: WebSocketFakeServer
-
+export class FakeGradiumSTT extends ScriptedSessionsFake<
+  FakeGradiumSTTSession,
+  FakeGradiumASRPart
+> {
   constructor(private readonly options: FakeGradiumSTTOptions = {}) {
-    this.server = new WebSocketFakeServer('Fake Gradium ASR', GRADIUM_ASR_PATH, (ws, req) =>
-      this.connection(ws, req.headers)
-    )
-  }
-
-  /** Starts listening on a free port of 127.0.0.1. */
-  async listen(): Promise<this> {
-    await this.server.listen()
-    return this
+    super({
+      name: 'Fake Gradium ASR',
+      path: GRADIUM_ASR_PATH,
+      accept: (ws, req) => this.connection(ws, req.headers),
+      fallback: () =>
+        options.fallback ?? [
+          {
+            type: 'error',
+            message: 'Fake Gradium ASR: no scripted transcription left',
+            keepOpen: true,
+          },
+        ],
+    })
   }
 
   /** `http://127.0.0.1:<port>`: the `baseURL` of a client (which derives `ws://` from it). */
   get baseURL(): string {
-    return this.server.origin
-  }
-
-  /** Every upgrade request received, accepted or not. */
-  get upgrades(): number {
-    return this.server.upgrades
-  }
-
-  /** The last session opened. */
-  get lastSession(): FakeGradiumSTTSession | undefined {
-    return this.sessions.at(-1)
+    return this.origin
   }
 
   /** Every flush of every session, in order. */
@@ -73,32 +65,20 @@ export class FakeGradiumSTT {
     return this.sessions.flatMap((session) => session.flushes)
   }
 
-  /** How many scripted replies are still waiting for a flush. */
-  get pending(): number {
-    return this.replies.length
-  }
-
-  /** Queues the reply to the next flush, as parts. */
-  reply(...parts: FakeGradiumASRPart[]): this {
-    this.replies.push(parts)
-    return this
-  }
-
   /** Queues a transcript: its `text` segments, an `end_text`, then `flushed`. */
   replyTranscript(text: string, options: FakeGradiumTranscriptOptions = {}): this {
     const segments = options.segments ?? text.split(/\s+/).filter(Boolean)
-    const pause = (ms = 0): FakeGradiumASRPart[] => (ms > 0 ? [{ type: 'delay', ms }] : [])
     const late = Math.min(options.afterFlushed ?? 0, segments.length)
     const texts = (list: string[]) =>
       list.flatMap((segment, i): FakeGradiumASRPart[] => [
-        ...(i > 0 ? pause(options.segmentDelayMs) : []),
+        ...(i > 0 ? this.pause(options.segmentDelayMs) : []),
         { type: 'text', text: segment },
       ])
     return this.reply(
-      ...pause(options.delayMs),
+      ...this.pause(options.delayMs),
       ...texts(segments.slice(0, segments.length - late)),
       ...(segments.length > late ? [{ type: 'end_text' } as const] : []),
-      ...pause(options.segmentDelayMs),
+      ...this.pause(options.segmentDelayMs),
       { type: 'flushed' },
       ...texts(segments.slice(segments.length - late))
     )
@@ -106,61 +86,16 @@ export class FakeGradiumSTT {
 
   /** Queues an in-band `error` (then a close with its code) as the reply to the next flush. */
   replyError(message: string, options: { code?: number; delayMs?: number } = {}): this {
-    return this.reply(
-      ...(options.delayMs ? [{ type: 'delay', ms: options.delayMs } as const] : []),
-      { type: 'error', message, code: options.code }
-    )
-  }
-
-  /** Queues a close of the socket (default 1000) as the reply to the next flush. */
-  replyClose(code = 1000, reason = ''): this {
-    return this.reply({ type: 'close', code, reason })
-  }
-
-  /** Queues a reset of the connection as the reply to the next flush. */
-  replyReset(): this {
-    return this.reply({ type: 'reset' })
-  }
-
-  /** Queues silence as the reply to the next flush (a provider that stalls). */
-  replyStall(): this {
-    return this.reply({ type: 'stall' })
-  }
-
-  /** Refuses the next `times` upgrades (default 1) with an HTTP status. */
-  rejectUpgrades(status: number, options: { times?: number; body?: unknown } = {}): this {
-    this.server.reject(status, options)
-    return this
-  }
-
-  /** Resolves once `count` sessions were opened. */
-  async waitForSessions(count: number, timeoutMs = 5000): Promise<FakeGradiumSTTSession[]> {
-    await waitUntil(
-      () => this.sessions.length >= count,
-      timeoutMs,
-      () => `Fake Gradium ASR: ${this.sessions.length} of ${count} sessions opened`
-    )
-    return this.sessions.slice(0, count)
+    return this.reply(...this.pause(options.delayMs), {
+      type: 'error',
+      message,
+      code: options.code,
+    })
   }
 
   /** Resolves once `count` flushes were received, over all sessions. */
-  async waitForFlushes(count: number, timeoutMs = 5000): Promise<FakeGradiumFlush[]> {
-    await waitUntil(
-      () => this.flushes.length >= count,
-      timeoutMs,
-      () => `Fake Gradium ASR: ${this.flushes.length} of ${count} flushes received`
-    )
-    return this.flushes.slice(0, count)
-  }
-
-  /** Closes every session with a close frame (default 1000). */
-  closeSessions(code = 1000): void {
-    for (const session of this.sessions) session.close(code)
-  }
-
-  /** Stops the server, cutting open connections. */
-  async close(): Promise<void> {
-    await this.server.close()
+  waitForFlushes(count: number, timeoutMs = 5000): Promise<FakeGradiumFlush[]> {
+    return this.waitForCount(() => this.flushes, count, timeoutMs, 'flushes received')
   }
 
   private connection(ws: WebSocket, headers: FakeGradiumSTTSession['headers']): void {
@@ -177,19 +112,6 @@ export class FakeGradiumSTT {
       },
     })
     this.sessions.push(session)
-  }
-
-  private nextReply(): FakeGradiumASRPart[] {
-    return (
-      this.replies.shift() ??
-      this.options.fallback ?? [
-        {
-          type: 'error',
-          message: 'Fake Gradium ASR: no scripted transcription left',
-          keepOpen: true,
-        },
-      ]
-    )
   }
 }
 

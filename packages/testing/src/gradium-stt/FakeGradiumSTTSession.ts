@@ -3,6 +3,7 @@ import type { WebSocket } from 'ws'
 import { FakeSocketSession } from '../net/fake-socket-session.js'
 import { playSocketStep } from '../net/socket-steps.js'
 import type { FakeGradiumASRPart } from './types.js'
+import { parseClientMessage } from '../net/client-message.js'
 
 /** A message the client sent, parsed (or its text when it was not JSON). */
 export type FakeGradiumClientMessage = { type?: string; [key: string]: unknown } | string
@@ -117,12 +118,7 @@ export class FakeGradiumSTTSession extends FakeSocketSession {
   }
 
   private receive(text: string): void {
-    let message: FakeGradiumClientMessage
-    try {
-      message = JSON.parse(text) as FakeGradiumClientMessage
-    } catch {
-      message = text
-    }
+    const message = parseClientMessage<FakeGradiumClientMessage>(text)
     const first = this.messages.length === 0
     this.messages.push(message)
     if (!this.ready) this.messagesBeforeReady.push(message)

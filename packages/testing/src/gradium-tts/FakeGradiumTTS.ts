@@ -1,4 +1,4 @@
-import { WebSocketFakeServer, waitUntil } from '../net/websocket-fake-server.js'
+import { WebSocketSessionsFake } from '../net/websocket-fake.js'
 import type { FakeGradiumTTSRequest } from './FakeGradiumTTSRequest.js'
 import { FakeGradiumTTSSession } from './FakeGradiumTTSSession.js'
 import type { FakeGradiumSpeechReply, FakeGradiumTTSOptions } from './types.js'
@@ -24,39 +24,23 @@ export const GRADIUM_TTS_PATH = '/api/speech/tts'
  * fake.requests[0].text // what the client sent
  * await fake.close()
  */
-export class FakeGradiumTTS {
-  /** Every socket opened (upgrades accepted), in order. */
-  readonly sessions: FakeGradiumTTSSession[] = []
+export class FakeGradiumTTS extends WebSocketSessionsFake<FakeGradiumTTSSession> {
   private readonly replies: FakeGradiumSpeechReply[] = []
-  private readonly server: WebSocketFakeServer
 
-  constructor(private readonly options: FakeGradiumTTSOptions = {}) {
-    this.server = new WebSocketFakeServer('Fake Gradium TTS', GRADIUM_TTS_PATH, (ws, req) =>
-      this.sessions.push(
-        new FakeGradiumTTSSession(ws, req.headers, this.options, () => this.nextReply())
-      )
-    )
-  }
-
-  /** Starts listening on a free port of 127.0.0.1. */
-  async listen(): Promise<this> {
-    await this.server.listen()
-    return this
+  constructor(options: FakeGradiumTTSOptions = {}) {
+    super({
+      name: 'Fake Gradium TTS',
+      path: GRADIUM_TTS_PATH,
+      accept: (ws, req) =>
+        this.sessions.push(
+          new FakeGradiumTTSSession(ws, req.headers, options, () => this.nextReply())
+        ),
+    })
   }
 
   /** `http://127.0.0.1:<port>`: the `baseURL` of a client (which derives `ws://` from it). */
   get baseURL(): string {
-    return this.server.origin
-  }
-
-  /** Every upgrade request received, accepted or not. */
-  get upgrades(): number {
-    return this.server.upgrades
-  }
-
-  /** The last socket opened. */
-  get lastSession(): FakeGradiumTTSSession | undefined {
-    return this.sessions.at(-1)
+    return this.origin
   }
 
   /** Every request of every socket, in order. */
@@ -76,40 +60,9 @@ export class FakeGradiumTTS {
     return this
   }
 
-  /** Refuses the next `times` upgrades (default 1) with an HTTP status. */
-  rejectUpgrades(status: number, options: { times?: number; body?: unknown } = {}): this {
-    this.server.reject(status, options)
-    return this
-  }
-
-  /** Resolves once `count` sockets were opened. */
-  async waitForSessions(count: number, timeoutMs = 5000): Promise<FakeGradiumTTSSession[]> {
-    await waitUntil(
-      () => this.sessions.length >= count,
-      timeoutMs,
-      () => `Fake Gradium TTS: ${this.sessions.length} of ${count} sockets opened`
-    )
-    return this.sessions.slice(0, count)
-  }
-
   /** Resolves once `count` requests were set up, over all sockets. */
-  async waitForRequests(count: number, timeoutMs = 5000): Promise<FakeGradiumTTSRequest[]> {
-    await waitUntil(
-      () => this.requests.length >= count,
-      timeoutMs,
-      () => `Fake Gradium TTS: ${this.requests.length} of ${count} requests set up`
-    )
-    return this.requests.slice(0, count)
-  }
-
-  /** Closes every socket with a close frame (default 1000). */
-  closeSessions(code = 1000): void {
-    for (const session of this.sessions) session.close(code)
-  }
-
-  /** Stops the server, cutting open connections. */
-  async close(): Promise<void> {
-    await this.server.close()
+  waitForRequests(count: number, timeoutMs = 5000): Promise<FakeGradiumTTSRequest[]> {
+    return this.waitForCount(() => this.requests, count, timeoutMs, 'requests set up')
   }
 
   private nextReply(): FakeGradiumSpeechReply {

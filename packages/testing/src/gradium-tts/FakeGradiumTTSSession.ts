@@ -4,6 +4,7 @@ import type { WebSocket } from 'ws'
 import { FakeSocketSession } from '../net/fake-socket-session.js'
 import { FakeGradiumTTSRequest } from './FakeGradiumTTSRequest.js'
 import type { FakeGradiumSpeechReply, FakeGradiumTTSOptions } from './types.js'
+import { parseClientMessage } from '../net/client-message.js'
 
 const RATES: Record<string, number> = { pcm: 48000, pcm_16000: 16000, pcm_24000: 24000 }
 
@@ -50,12 +51,7 @@ export class FakeGradiumTTSSession extends FakeSocketSession {
   }
 
   private receive(text: string): void {
-    let message: FakeGradiumTTSClientMessage
-    try {
-      message = JSON.parse(text) as FakeGradiumTTSClientMessage
-    } catch {
-      message = text
-    }
+    const message = parseClientMessage<FakeGradiumTTSClientMessage>(text)
     this.messages.push(message)
     if (typeof message !== 'object' || message === null) {
       return this.sendError('Invalid JSON message', 1008)

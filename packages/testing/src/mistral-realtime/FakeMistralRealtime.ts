@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws'
-import { WebSocketFakeServer, waitUntil } from '../net/websocket-fake-server.js'
+import { ScriptedSessionsFake } from '../net/websocket-fake.js'
 import { FakeRealtimeSession } from './FakeRealtimeSession.js'
 import type { FakeMistralRealtimeOptions, FakeTranscriptionPart } from './types.js'
 
@@ -38,40 +38,26 @@ export interface FakeMistralTranscriptOptions {
  * fake.sessions[0].flushes[0] // the audio of the first utterance, decoded
  * await fake.close()
  */
-export class FakeMistralRealtime {
-  /** Every session opened (upgrades accepted), in order. */
-  readonly sessions: FakeRealtimeSession[] = []
-  private readonly replies: FakeTranscriptionPart[][] = []
-  private readonly server: WebSocketFakeServer
-
+export class FakeMistralRealtime extends ScriptedSessionsFake<
+  FakeRealtimeSession,
+  FakeTranscriptionPart
+> {
   constructor(private readonly options: FakeMistralRealtimeOptions = {}) {
-    this.server = new WebSocketFakeServer(
-      'Fake Mistral realtime',
-      MISTRAL_REALTIME_PATH,
-      (ws, req, url) => this.connection(ws, req.headers, url),
-      { errorBody: (message) => ({ message, type: 'fake_error' }) }
-    )
-  }
-
-  /** Every upgrade request received, accepted or not. */
-  get upgrades(): number {
-    return this.server.upgrades
-  }
-
-  /** Starts listening on a free port of 127.0.0.1. */
-  async listen(): Promise<this> {
-    await this.server.listen()
-    return this
+    super({
+      name: 'Fake Mistral realtime',
+      path: MISTRAL_REALTIME_PATH,
+      accept: (ws, req, url) => this.connection(ws, req.headers, url),
+      server: { errorBody: (message) => ({ message, type: 'fake_error' }) },
+      fallback: () =>
+        options.fallback ?? [
+          { type: 'error', message: 'Fake Mistral realtime: no scripted transcription left' },
+        ],
+    })
   }
 
   /** `http://127.0.0.1:<port>`: the `serverURL` of a client (the SDK derives `ws://` from it). */
   get serverURL(): string {
-    return this.server.origin
-  }
-
-  /** The last session opened. */
-  get lastSession(): FakeRealtimeSession | undefined {
-    return this.sessions.at(-1)
+    return this.origin
   }
 
   /** The audio of every flush of every session, in order. */
@@ -79,92 +65,32 @@ export class FakeMistralRealtime {
     return this.sessions.flatMap((session) => session.flushes)
   }
 
-  /** How many scripted replies are still waiting for a flush. */
-  get pending(): number {
-    return this.replies.length
-  }
-
-  /** Queues the reply to the next flush, as parts. */
-  reply(...parts: FakeTranscriptionPart[]): this {
-    this.replies.push(parts)
-    return this
-  }
-
   /** Queues a transcript: deltas, then `transcription.done` with `text`. */
   replyTranscript(text: string, options: FakeMistralTranscriptOptions = {}): this {
     const deltas = options.deltas ?? (text.match(/\S+\s*/g) ?? []).map(String)
-    const pause = (ms = 0): FakeTranscriptionPart[] => (ms > 0 ? [{ type: 'delay', ms }] : [])
     return this.reply(
-      ...pause(options.delayMs),
+      ...this.pause(options.delayMs),
       ...deltas.flatMap((delta, i): FakeTranscriptionPart[] => [
-        ...(i > 0 ? pause(options.deltaDelayMs) : []),
+        ...(i > 0 ? this.pause(options.deltaDelayMs) : []),
         { type: 'delta', text: delta },
       ]),
-      ...(deltas.length > 0 ? pause(options.deltaDelayMs) : []),
+      ...(deltas.length > 0 ? this.pause(options.deltaDelayMs) : []),
       { type: 'done', text, language: options.language ?? null }
     )
   }
 
   /** Queues an in-band `error` as the reply to the next flush (the socket stays open). */
   replyError(message: string, options: { code?: number; delayMs?: number } = {}): this {
-    return this.reply(
-      ...(options.delayMs ? [{ type: 'delay', ms: options.delayMs } as const] : []),
-      { type: 'error', message, code: options.code }
-    )
-  }
-
-  /** Queues a close of the socket (default 1000) as the reply to the next flush. */
-  replyClose(code = 1000, reason = ''): this {
-    return this.reply({ type: 'close', code, reason })
-  }
-
-  /** Queues a reset of the connection as the reply to the next flush. */
-  replyReset(): this {
-    return this.reply({ type: 'reset' })
-  }
-
-  /** Queues silence as the reply to the next flush (a provider that stalls). */
-  replyStall(): this {
-    return this.reply({ type: 'stall' })
-  }
-
-  /**
-   * Refuses the next `times` upgrades (default 1) with an HTTP status, as the real API does for a
-   * wrong key (401) or a rate limit (429).
-   */
-  rejectUpgrades(status: number, options: { times?: number; body?: unknown } = {}): this {
-    this.server.reject(status, options)
-    return this
-  }
-
-  /** Resolves once `count` sessions were opened. */
-  async waitForSessions(count: number, timeoutMs = 5000): Promise<FakeRealtimeSession[]> {
-    await waitUntil(
-      () => this.sessions.length >= count,
-      timeoutMs,
-      () => `Fake Mistral realtime: ${this.sessions.length} of ${count} sessions opened`
-    )
-    return this.sessions.slice(0, count)
+    return this.reply(...this.pause(options.delayMs), {
+      type: 'error',
+      message,
+      code: options.code,
+    })
   }
 
   /** Resolves once `count` flushes were received, over all sessions. */
-  async waitForFlushes(count: number, timeoutMs = 5000): Promise<Buffer[]> {
-    await waitUntil(
-      () => this.flushes.length >= count,
-      timeoutMs,
-      () => `Fake Mistral realtime: ${this.flushes.length} of ${count} flushes received`
-    )
-    return this.flushes.slice(0, count)
-  }
-
-  /** Closes every session with a close frame (default 1000). */
-  closeSessions(code = 1000): void {
-    for (const session of this.sessions) session.close(code)
-  }
-
-  /** Stops the server, cutting open connections. */
-  async close(): Promise<void> {
-    await this.server.close()
+  waitForFlushes(count: number, timeoutMs = 5000): Promise<Buffer[]> {
+    return this.waitForCount(() => this.flushes, count, timeoutMs, 'flushes received')
   }
 
   private connection(ws: WebSocket, headers: FakeRealtimeSession['headers'], url: URL): void {
@@ -174,15 +100,6 @@ export class FakeMistralRealtime {
     const delay = this.options.sessionCreatedDelayMs ?? 0
     if (delay > 0) setTimeout(() => session.open && session.sendSessionCreated(), delay)
     else session.sendSessionCreated()
-  }
-
-  private nextReply(): FakeTranscriptionPart[] {
-    return (
-      this.replies.shift() ??
-      this.options.fallback ?? [
-        { type: 'error', message: 'Fake Mistral realtime: no scripted transcription left' },
-      ]
-    )
   }
 }
 

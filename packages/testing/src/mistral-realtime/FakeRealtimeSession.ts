@@ -1,8 +1,16 @@
+import { MICDROP_AUDIO_FORMAT } from '@openmic/core/provider'
 import type { IncomingHttpHeaders } from 'node:http'
 import type { WebSocket } from 'ws'
 import { FakeSocketSession } from '../net/fake-socket-session.js'
 import { playSocketStep } from '../net/socket-steps.js'
 import type { FakeTranscriptionPart } from './types.js'
+import { parseClientMessage } from '../net/client-message.js'
+
+/** The session's audio format until the client changes it: Micdrop's, PCM16 16 kHz. */
+const AUDIO_FORMAT = {
+  encoding: MICDROP_AUDIO_FORMAT.encoding,
+  sample_rate: MICDROP_AUDIO_FORMAT.sampleRate,
+}
 
 /** A message the client sent, parsed (or its text when it was not JSON). */
 export type RecordedClientMessage = { type?: string; [key: string]: unknown } | string
@@ -60,7 +68,7 @@ export class FakeRealtimeSession extends FakeSocketSession {
       session: {
         request_id: `fake-${Math.random().toString(36).slice(2)}`,
         model: this.model ?? 'voxtral-mini-transcribe-realtime-2602',
-        audio_format: { encoding: 'pcm_s16le', sample_rate: 16000 },
+        audio_format: AUDIO_FORMAT,
         target_streaming_delay_ms: null,
       },
     })
@@ -93,12 +101,7 @@ export class FakeRealtimeSession extends FakeSocketSession {
   }
 
   private receive(text: string): void {
-    let message: RecordedClientMessage
-    try {
-      message = JSON.parse(text) as RecordedClientMessage
-    } catch {
-      message = text
-    }
+    const message = parseClientMessage<RecordedClientMessage>(text)
     this.messages.push(message)
     if (!this.created) this.messagesBeforeCreated.push(message)
     if (typeof message !== 'object' || message === null) {
@@ -118,7 +121,7 @@ export class FakeRealtimeSession extends FakeSocketSession {
           session: {
             request_id: 'fake',
             model: this.model ?? 'voxtral-mini-transcribe-realtime-2602',
-            audio_format: { encoding: 'pcm_s16le', sample_rate: 16000 },
+            audio_format: AUDIO_FORMAT,
             target_streaming_delay_ms: null,
             ...(message.session as object),
           },

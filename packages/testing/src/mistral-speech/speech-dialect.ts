@@ -1,4 +1,5 @@
 import type { SseDialect } from '../sse-server/types.js'
+import { mistralErrorBody } from '../mistral/mistral-dialect.js'
 
 /**
  * Mistral's streamed speech (`POST /v1/audio/speech` with `stream: true`): SSE events named by
@@ -22,13 +23,7 @@ export const mistralSpeechDialect: SseDialect = {
       },
     ],
   }),
-  errorBody: (status, message) => ({
-    object: 'error',
-    message,
-    type: status === 429 ? 'rate_limited' : 'invalid_request_error',
-    param: null,
-    code: null,
-  }),
+  errorBody: mistralErrorBody,
   rejectRequest: (request) => {
     const input = (request.body as { input?: unknown } | undefined)?.input
     if (typeof input === 'string' && input.length > 0) return undefined

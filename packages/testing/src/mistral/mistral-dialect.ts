@@ -1,4 +1,4 @@
-import type { RecordedRequest, SseDialect, StreamEncoder } from '../sse-server/types.js'
+import type { FakeUsage, RecordedRequest, SseDialect, StreamEncoder } from '../sse-server/types.js'
 import { mistralRequestProblem } from './validate-request.js'
 
 /**
@@ -11,13 +11,18 @@ export const mistralDialect: SseDialect = {
   terminator: 'data: [DONE]\n\n',
   createEncoder: (request) => new MistralEncoder(request),
   rejectRequest: (request) => mistralRejection(request),
-  errorBody: (status, message) => ({
+  errorBody: mistralErrorBody,
+}
+
+/** Mistral's error body: `{ object: 'error', message, type, param, code }`. */
+export function mistralErrorBody(status: number, message: string): unknown {
+  return {
     object: 'error',
     message,
     type: status === 429 ? 'rate_limited' : 'invalid_request_error',
     param: null,
     code: null,
-  }),
+  }
 }
 
 /** Mistral's own 400 body for a request it rejects. */
@@ -85,11 +90,15 @@ class MistralEncoder implements StreamEncoder {
     ]
   }
 
-  finish(): unknown[] {
+  finish(usage: FakeUsage): unknown[] {
     return [
       {
         ...this.chunk({ content: '' }, this.toolCalls > 0 ? 'tool_calls' : 'stop'),
-        usage: { prompt_tokens: 10, total_tokens: 20, completion_tokens: 10 },
+        usage: {
+          prompt_tokens: usage.inputTokens,
+          total_tokens: usage.inputTokens + usage.outputTokens,
+          completion_tokens: usage.outputTokens,
+        },
       },
     ]
   }

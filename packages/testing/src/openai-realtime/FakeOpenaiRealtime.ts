@@ -1,11 +1,8 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { WebSocket } from 'ws'
-import {
-  WebSocketFakeServer,
-  waitUntil,
-  type UpgradeRejection,
-} from '../net/websocket-fake-server.js'
+import { WebSocketFake } from '../net/websocket-fake.js'
+import type { UpgradeRejection } from '../net/websocket-fake-server.js'
 import { RealtimeConnection, type RealtimeConnectionHost } from './RealtimeConnection.js'
 import { spokenResponse, type FakeSpokenResponseOptions } from './spoken-response.js'
 import type {
@@ -67,7 +64,7 @@ export interface FakeOpenaiTranscriptOptions {
  * stops it), with the API's errors for what it refuses. It records every handshake, connection,
  * client event, session body, committed audio and response.
  */
-export class FakeOpenaiRealtime {
+export class FakeOpenaiRealtime extends WebSocketFake {
   /** Every upgrade request, accepted or rejected, in order. */
   readonly handshakes: FakeRealtimeHandshake[] = []
   /** Every accepted connection, in order. */
@@ -82,15 +79,14 @@ export class FakeOpenaiRealtime {
   private readonly sessions: RealtimeConnection[] = []
   private readonly live: RealtimeConnection[] = []
   private readonly audio: Buffer[] = []
-  private readonly server: WebSocketFakeServer
   private items = 0
 
   constructor(private readonly options: FakeOpenaiRealtimeOptions = {}) {
-    this.server = new WebSocketFakeServer(
-      'Fake OpenAI realtime',
-      (pathname) => pathname.endsWith('/realtime'),
-      (ws, req, url, socket) => this.connection(ws, req, url, socket),
-      {
+    super({
+      name: 'Fake OpenAI realtime',
+      path: (pathname) => pathname.endsWith('/realtime'),
+      accept: (ws, req, url, socket) => this.connection(ws, req, url, socket),
+      server: {
         onRequest: (_req, res) => {
           res.writeHead(426, { 'content-type': 'application/json' })
           res.end(JSON.stringify({ error: { message: 'Fake server: WebSocket upgrade required' } }))
@@ -99,19 +95,13 @@ export class FakeOpenaiRealtime {
         errorBody: (message) => openaiError(message, 'invalid_request_error'),
         onHandshake: (req, _url, status) =>
           this.handshakes.push({ url: req.url ?? '/', headers: req.headers, status }),
-      }
-    )
-  }
-
-  /** Starts listening on a free port of 127.0.0.1. */
-  async listen(): Promise<this> {
-    await this.server.listen()
-    return this
+      },
+    })
   }
 
   /** `http://127.0.0.1:<port>/v1`: the `baseURL` to give a client. */
   get baseURL(): string {
-    return `${this.server.origin}/v1`
+    return `${this.origin}/v1`
   }
 
   /** Every audio byte appended, over all connections and commits, in the order received. */
@@ -176,25 +166,19 @@ export class FakeOpenaiRealtime {
     return this.replySteps({ type: 'error', message, ...options })
   }
 
-  /** Refuses the next upgrade with this HTTP status (and JSON body, default OpenAI's shape). */
-  rejectConnection(status: number, body?: unknown): this {
-    this.server.reject(status, { body })
-    return this
+  /** Queues a transcription that never comes: the next commit is not answered (a stall). */
+  replyStall(): this {
+    return this.replySteps()
   }
 
-  /** Closes every open connection now, with a close handshake (default code 1000). */
-  closeConnections(code = 1000, reason = ''): void {
-    for (const connection of [...this.live]) connection.close(code, reason)
+  /** Refuses the next upgrade with this HTTP status (and JSON body, default OpenAI's shape). */
+  rejectConnection(status: number, body?: unknown): this {
+    return this.rejectUpgrades(status, { body })
   }
 
   /** Resets every open connection now, without a close handshake. */
   resetConnections(): void {
     for (const connection of [...this.live]) connection.reset()
-  }
-
-  /** Resolves once `predicate()` holds (polling every few ms), or rejects after `timeoutMs`. */
-  async waitFor(predicate: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
-    await waitUntil(predicate, timeoutMs, () => `Fake Realtime server: no ${what}`)
   }
 
   /** Resolves once `count` connections were accepted. */
@@ -226,13 +210,13 @@ export class FakeOpenaiRealtime {
     ]) {
       list.length = 0
     }
-    this.server.clearRejections()
+    this.clearRejections()
   }
 
   /** Stops the server, cutting open connections. */
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     for (const connection of [...this.live]) connection.reset()
-    await this.server.close()
+    await super.close()
   }
 
   private connection(ws: WebSocket, req: IncomingMessage, url: URL, socket: Duplex): void {

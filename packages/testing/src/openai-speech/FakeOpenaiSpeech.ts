@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
-import { LoopbackServer } from '../net/loopback-server.js'
+import { HttpFake } from '../net/http-fake.js'
 import { recordExchange, type RecordedExchange } from '../sse-server/recorded-exchange.js'
 import { playSpeech } from './play-speech.js'
 import { speechErrorBody, openaiSpeechRequestProblem } from './speech-request-problem.js'
@@ -29,44 +29,20 @@ export interface FakeOpenaiSpeechOptions {
  * was answered. Requests the real API refuses (no key, missing fields) get its HTTP error, and
  * the scripted reply stays queued.
  */
-export class FakeOpenaiSpeech {
-  /** Every request received, in order. */
-  readonly requests: RecordedOpenaiSpeechRequest[] = []
+export class FakeOpenaiSpeech extends HttpFake<RecordedOpenaiSpeechRequest, FakeOpenaiSpeechReply> {
   /** Answer to requests when nothing is scripted. */
   defaultReply: FakeOpenaiSpeechReply
   private readonly msPerCharacter: number
-  private readonly queue: FakeOpenaiSpeechReply[] = []
-  private readonly http: LoopbackServer
 
   constructor(options: FakeOpenaiSpeechOptions = {}) {
+    super('Fake speech server', (req, res) => this.handle(req, res))
     this.defaultReply = options.defaultReply ?? { type: 'audio' }
     this.msPerCharacter = options.msPerCharacter ?? 60
-    this.http = new LoopbackServer((req, res) => {
-      // A client that goes away while its body is read must not become an unhandled rejection.
-      this.handle(req, res).catch(() => res.destroy())
-    })
-  }
-
-  /** Starts listening on a free port of 127.0.0.1. */
-  async listen(): Promise<this> {
-    await this.http.listen()
-    return this
   }
 
   /** `http://127.0.0.1:<port>/v1`: pass it as the OpenAI client's `baseURL`. */
   get baseURL(): string {
-    return `${this.http.origin}/v1`
-  }
-
-  /** How many scripted replies are still waiting for a request. */
-  get pending(): number {
-    return this.queue.length
-  }
-
-  /** Queues replies, used one per request in order. */
-  enqueue(...replies: FakeOpenaiSpeechReply[]): this {
-    this.queue.push(...replies)
-    return this
+    return `${this.origin}/v1`
   }
 
   /** Queues a 200 answer with audio (default: the tone of the input text). */
@@ -83,32 +59,9 @@ export class FakeOpenaiSpeech {
     return this.enqueue({ type: 'error', status, body, ...options })
   }
 
-  /** Resolves once `count` requests were received (polling every few ms). */
-  async waitForRequests(count: number, timeoutMs = 5000): Promise<RecordedOpenaiSpeechRequest[]> {
-    const start = Date.now()
-    while (this.requests.length < count) {
-      if (Date.now() - start > timeoutMs) {
-        throw new Error(`Fake speech server: ${this.requests.length} of ${count} requests received`)
-      }
-      await new Promise((resolve) => setTimeout(resolve, 2))
-    }
-    return this.requests.slice(0, count)
-  }
-
   /** How long the default tone for `input` lasts, in ms (`msPerCharacter` per character). */
   toneDurationMs(input: string): number {
     return input.length * this.msPerCharacter
-  }
-
-  /** Forgets the scripted replies and the recorded requests; `defaultReply` is kept. */
-  reset(): void {
-    this.queue.length = 0
-    this.requests.length = 0
-  }
-
-  /** Stops the server, closing open connections (stalled responses included). */
-  async close(): Promise<void> {
-    await this.http.close()
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -122,7 +75,7 @@ export class FakeOpenaiSpeech {
     }
     const problem = openaiSpeechRequestProblem(req.headers, request.body)
     if (problem) return sendJson(res, problem.status, problem.body)
-    const reply = this.queue.shift() ?? this.defaultReply
+    const reply = this.nextReply() ?? this.defaultReply
     try {
       await playSpeech(reply, {
         request,

@@ -1,4 +1,4 @@
-import type { RecordedRequest, SseDialect, StreamEncoder } from '../sse-server/types.js'
+import type { FakeUsage, RecordedRequest, SseDialect, StreamEncoder } from '../sse-server/types.js'
 
 /**
  * The Chat Completions stream (`POST /v1/chat/completions`), as OpenAI and compatible servers send
@@ -49,14 +49,18 @@ class ChatEncoder implements StreamEncoder {
     ]
   }
 
-  finish(): unknown[] {
+  finish(usage: FakeUsage): unknown[] {
     const reason = this.toolCalls > 0 ? 'tool_calls' : 'stop'
     const events: unknown[] = [this.chunk({}, reason)]
     if (this.includeUsage) {
       events.push({
         ...this.base(),
         choices: [],
-        usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+        usage: {
+          prompt_tokens: usage.inputTokens,
+          completion_tokens: usage.outputTokens,
+          total_tokens: usage.inputTokens + usage.outputTokens,
+        },
       })
     }
     return events

@@ -1,4 +1,4 @@
-import type { RecordedRequest, SseDialect, StreamEncoder } from '../sse-server/types.js'
+import type { FakeUsage, RecordedRequest, SseDialect, StreamEncoder } from '../sse-server/types.js'
 
 /**
  * The OpenAI Responses API stream (`POST /v1/responses`): named SSE events (`event: <type>`), no
@@ -86,9 +86,9 @@ class ResponsesEncoder implements StreamEncoder {
     return events
   }
 
-  finish(): unknown[] {
+  finish(usage: FakeUsage): unknown[] {
     const events = this.closeItem()
-    events.push(this.event('response.completed', { response: this.response('completed') }))
+    events.push(this.event('response.completed', { response: this.response('completed', usage) }))
     return events
   }
 
@@ -176,7 +176,7 @@ class ResponsesEncoder implements StreamEncoder {
     return events
   }
 
-  private response(status: string) {
+  private response(status: string, usage?: FakeUsage) {
     const completed = status === 'completed'
     return {
       id: this.id,
@@ -187,7 +187,14 @@ class ResponsesEncoder implements StreamEncoder {
       incomplete_details: null,
       model: this.model,
       output: completed ? this.output : [],
-      usage: completed ? { input_tokens: 10, output_tokens: 10, total_tokens: 20 } : null,
+      usage:
+        completed && usage
+          ? {
+              input_tokens: usage.inputTokens,
+              output_tokens: usage.outputTokens,
+              total_tokens: usage.inputTokens + usage.outputTokens,
+            }
+          : null,
     }
   }
 

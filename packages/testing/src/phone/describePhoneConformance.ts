@@ -15,6 +15,7 @@ import {
   MicdropErrorCode,
   type MediaStreamServer,
   type MediaStreamServerOptions,
+  type TurnReport,
 } from '@openmic/server'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { WebSocket, WebSocketServer } from 'ws'
@@ -42,8 +43,11 @@ export interface PhoneConformanceOptions<Call extends FakePhoneCall> {
   connect(url: string, parameters: Record<string, string>): Promise<Call>
   /** The carrier's fake REST API, with the server's `hangUp` through it. */
   hangUpApi(): Promise<PhoneConformanceHangUpApi<Call>>
-  /** Raw frames of the carrier's wire, for the bad-input tests: its `start` and a `media`. */
-  wire: { start(parameters: Record<string, string>): string; media(payload: string): string }
+  /**
+   * Raw frames of the carrier's wire, for the bad-input tests: its `start` (with these custom
+   * parameters, as given: some are not strings) and a `media`.
+   */
+  wire: { start(parameters: Record<string, unknown>): string; media(payload: string): string }
 }
 
 /** PCM16 16 kHz: `ms` of a loud tone, the caller's "voice" (the suite's VAD is `EnergyVAD`). */
@@ -56,13 +60,31 @@ function voice(ms: number): Buffer {
 }
 
 const STORY = 'Once upon a time a small fox lived in a quiet green forest.'
+/** The suite's TTS: `MockTTS` with 40 ms of audio a character (word timings follow). */
+const MS_PER_CHAR = 40
+/** A phone frame, and the line's mark spacing: how exactly playback is known between two marks. */
+const FRAME_MS = 20
+const MARK_SPACING_MS = 100
+
+/** The words of `text` whose audio ended within its first `ms` (the suite's TTS timing). */
+function wordsSpokenBy(text: string, ms: number): string {
+  let end = 0
+  for (const word of text.matchAll(/\S+/g)) {
+    const wordEnd = word.index + word[0].length
+    if (wordEnd * MS_PER_CHAR > ms) break
+    end = wordEnd
+  }
+  return text.slice(0, end)
+}
 
 /**
  * Declares vitest tests that a carrier's phone server (on `MediaStreamServer`) must pass against
- * the carrier's fake: the answer heard and kept once played; a barge-in cut to the words heard; a
- * cough that lets the answer play on; the REST hang-up after the goodbye; bad input logged while
- * the call and another one go on; a dropped socket that keeps the stored conversation; the
- * `params`, `dtmfToAgent` and `denoise` options.
+ * the carrier's fake: the answer heard and kept once played; a barge-in cut to exactly the words
+ * heard (the server's count of the audio played is the phone's to a mark's spacing and a frame); a
+ * cough that lets the answer play on; the REST hang-up after the goodbye, and none for a caller who
+ * hung up first; bad input (custom parameters that are not strings included) logged while the
+ * call and another one go on; a dropped socket that keeps the stored conversation; preemptive
+ * answers at the VAD's pauses; the `params`, `dtmfToAgent` and `denoise` options.
  *
  * @example
  * describePhoneConformance({
@@ -91,6 +113,8 @@ export function describePhoneConformance<Call extends FakePhoneCall>(
     finals(index?: number): MicdropConversationItem[]
     answers(index?: number): MicdropConversationMessage[]
     assistantMs(index?: number): number
+    /** The `Turn` reports of the server `index`. */
+    turns(index?: number): TurnReport[]
   }
 
   type MoreOptions = Partial<MediaStreamServerOptions<any>>
@@ -112,15 +136,17 @@ export function describePhoneConformance<Call extends FakePhoneCall>(
     const assistantMs: number[] = []
     const lines: string[] = []
     const starts: unknown[][][] = []
+    const turns: TurnReport[][] = []
     wss.on('connection', (socket) => {
       const index = servers.length
+      turns.push([])
       finals.push([])
       assistantMs.push(0)
       starts.push([])
       const server = options.createServer(socket, {
         agent: new MockAgent({ answers: replies, autoEndCall: true }),
         stt: new MockSTT({ utterances }),
-        tts: new MockTTS({ msPerChar: 40 }),
+        tts: new MockTTS({ msPerChar: MS_PER_CHAR }),
         vad: new EnergyVAD({ minSpeechMs: 100, silenceMs: 300 }),
         logger: { log: (...message: unknown[]) => lines.push(message.join(' ')) } as never,
         ...(typeof more === 'function' ? more(index) : more),
@@ -128,6 +154,7 @@ export function describePhoneConformance<Call extends FakePhoneCall>(
       server.on('Start', (...args: unknown[]) => starts[index]!.push(args))
       server.on('Message', (item: MicdropConversationItem) => finals[index]!.push(item))
       server.on('AssistantAudio', (audio: Buffer) => (assistantMs[index]! += audio.length / 32))
+      server.on('Turn', (report: TurnReport) => turns[index]!.push(report))
       servers.push(server)
     })
     const answers = (index = 0) =>
@@ -142,6 +169,7 @@ export function describePhoneConformance<Call extends FakePhoneCall>(
       finals: (index = 0) => finals[index] ?? [],
       answers,
       assistantMs: (index = 0) => assistantMs[index] ?? 0,
+      turns: (index = 0) => turns[index] ?? [],
     }
   }
 
@@ -165,21 +193,52 @@ export function describePhoneConformance<Call extends FakePhoneCall>(
       // Kept once its last mark came back: all of its audio was played
       expect(call.heardMs).toBeGreaterThanOrEqual(line.assistantMs() - 20)
       expect(call.queuedMs).toBe(0)
+      // The turn is reported answered, all of its audio heard
+      await call.waitFor(() => line.turns().length === 1, 5_000, 'the turn reported')
+      const [turn] = line.turns()
+      expect(turn!.outcome).toBe('answered')
+      expect(turn!.playback!.heardMs).toBe(turn!.playback!.sentMs)
+      expect(turn!.playback!.sentMs).toBeCloseTo(line.assistantMs(), 0)
       expect(call.protocolErrors).toEqual([])
     })
 
-    it('a barge-in clears what the carrier queued and keeps the words that were heard', async () => {
-      const line = await phoneServer([STORY, 'Okay.'], ['Tell me a story.', 'Stop.'])
+    it('an answer played to its end is known heard from the marks (reported), not estimated', async () => {
+      const line = await phoneServer(['It is noon.'], ['What time is it?'])
       const call = await connect(line)
+      await call.waitFor(() => line.servers[0]?.callStart !== undefined)
       call.say(voice(600))
-      await call.waitFor(() => call.heardMs > 1000, 10_000, 'a second of the story')
-      call.say(voice(600))
-      await call.waitFor(() => line.answers().length === 2, 10_000, 'the answer to "Stop."')
-      const [cut] = line.answers()
-      expect(cut!.metadata).toMatchObject({ interrupted: true, fullContent: STORY })
-      expect(STORY.startsWith(cut!.content as string)).toBe(true)
-      expect((cut!.content as string).length).toBeLessThan(STORY.length)
-      expect(call.cleared.length).toBeGreaterThan(0)
+      await call.waitFor(() => line.turns().length === 1, 10_000, 'the turn reported')
+      expect(line.turns()[0]!.playback?.source).toBe('reported')
+    })
+
+    it('a barge-in clears what the carrier queued and keeps exactly the words that were heard, every time', async () => {
+      const line = await phoneServer(
+        [STORY, 'Okay.', STORY, 'Okay.'],
+        ['Tell me a story.', 'Stop.', 'Again.', 'Stop.']
+      )
+      const call = await connect(line)
+      // Twice: what the line counts must not drift from what the phone played after a cut
+      for (const [round, talkOverAfterMs] of [1000, 1400].entries()) {
+        const before = call.heardMs
+        call.say(voice(600))
+        await call.waitFor(() => call.heardMs - before > talkOverAfterMs, 10_000, 'the story')
+        call.say(voice(600))
+        await call.waitFor(() => line.answers().length === 2 * round + 2, 10_000, 'the "Okay."')
+        const cut = line.answers()[2 * round]!
+        expect(cut.metadata).toMatchObject({ interrupted: true, fullContent: STORY })
+        const { heardMs } = cut.metadata as { heardMs: number }
+        // What the phone had played of the story when the clear came, in bytes the fake played
+        // (the frame playing counted whole), not a clock reading
+        expect(call.cleared).toHaveLength(round + 1)
+        const phoneHeardMs = call.cleared[round]!.heardMs - before
+        // Known at each mark, estimated between two: the server's count is the phone's to one
+        // mark's spacing and a frame
+        expect(Math.abs(heardMs - phoneHeardMs)).toBeLessThanOrEqual(MARK_SPACING_MS + FRAME_MS)
+        // The text kept is exactly the words whose audio ended within it, not some prefix
+        expect(cut.content).toBe(wordsSpokenBy(STORY, heardMs))
+        expect(heardMs).toBeGreaterThan(talkOverAfterMs)
+        expect(heardMs).toBeLessThan(STORY.length * MS_PER_CHAR)
+      }
       expect(call.protocolErrors).toEqual([])
     })
 
@@ -218,24 +277,52 @@ export function describePhoneConformance<Call extends FakePhoneCall>(
       expect(call.heardMs).toBeGreaterThanOrEqual(line.assistantMs() - 20)
     })
 
-    it('logs bad messages and goes on: unknown events, invalid base64, media before start', async () => {
+    it('a caller who hangs up before the goodbye was heard is not hung up through the REST API', async () => {
+      const hangUps: string[] = []
+      const goodbye =
+        'Goodbye! It was a real pleasure to talk with you today, have a lovely evening.'
+      const line = await phoneServer(
+        [{ text: goodbye, toolCalls: [{ name: 'end_call' }] }, ''],
+        ['Bye.'],
+        { hangUp: async (callId: string) => void hangUps.push(callId) }
+      )
+      const call = await connect(line)
+      call.say(voice(600))
+      await call.waitFor(() => call.heardMs > 500, 10_000, 'the goodbye playing')
+      await call.hangUp()
+      const server = line.servers[0]!
+      // The stream is over on the server's side too: a hang-up would have been asked by now
+      await vi.waitFor(() => expect(server.socket.readyState).toBe(WebSocket.CLOSED))
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(server.isEnded).toBe(true)
+      expect(hangUps).toEqual([])
+      // The goodbye is kept as far as it was heard
+      const [cut] = line.answers()
+      expect(cut!.metadata).toMatchObject({ interrupted: true, fullContent: goodbye })
+    })
+
+    it('logs bad messages and goes on: unknown events, invalid base64, media before start, parameters that are not strings', async () => {
       const line = await phoneServer(['Fine.'], ['How are you?'])
       const socket = new WebSocket(line.url)
       cleanups.push(() => socket.terminate())
       await new Promise((resolve) => socket.once('open', resolve))
       socket.send(options.wire.media('AAAA'))
-      socket.send(options.wire.start({}))
+      socket.send(options.wire.start({ token: 'good', attempts: 3, caller: { id: 7 } }))
       socket.send(options.wire.media('not base64!'))
       socket.send(JSON.stringify({ event: 'surprise' }))
       socket.send('{oops')
       socket.send(Buffer.from([1, 2, 3]))
-      await vi.waitFor(() => expect(line.lines.length).toBeGreaterThanOrEqual(5))
+      await vi.waitFor(() => expect(line.lines.length).toBeGreaterThanOrEqual(7))
       const log = line.lines.join('\n')
       expect(log).toMatch(/media before start/)
       expect(log).toMatch(/not base64/)
       expect(log).toMatch(/unknown event "surprise"/)
       expect(log).toMatch(/not JSON/)
       expect(log).toMatch(/binary frame/)
+      // The parameters that are not strings are named and left out; the call is answered
+      expect(log).toMatch(/Ignored the custom parameter "attempts": a number, not a string/)
+      expect(log).toMatch(/Ignored the custom parameter "caller": an object, not a string/)
+      expect(line.servers[0]!.params).toEqual({ token: 'good' })
       expect(line.servers[0]!.isEnded).toBe(false)
       expect(line.servers[0]!.callStart).toBeDefined()
       socket.close()
@@ -264,6 +351,52 @@ export function describePhoneConformance<Call extends FakePhoneCall>(
       expect(cut.metadata).toMatchObject({ interrupted: true, fullContent: STORY })
       expect(STORY.startsWith(cut.content as string)).toBe(true)
       expect(other.protocolErrors).toEqual([])
+    })
+
+    it("preemptive: the answer starts at the VAD's pause and is held until the end of the turn", async () => {
+      const order: string[] = []
+      const vad = new EnergyVAD({ minSpeechMs: 100, silenceMs: 600, pauseMs: 200 })
+      vad.on('SpeechPause', () => order.push('pause'))
+      vad.on('SpeechEnd', () => order.push('end'))
+      const agent = new MockAgent({ answers: ['It is noon.'] })
+      const answer = agent.answer.bind(agent)
+      agent.answer = () => {
+        order.push('agent')
+        return answer()
+      }
+      const line = await phoneServer([], ['What time is it?'], { vad, agent, preemptive: true })
+      const call = await connect(line)
+      await call.waitFor(() => line.servers[0]?.callStart !== undefined)
+      line.servers[0]!.once('AssistantAudio', () => order.push('audio'))
+      call.say(voice(600))
+      await call.waitFor(() => line.answers().length === 1, 10_000, 'the answer heard')
+      // Asked at the pause, its audio out only once the silence was long enough to end the turn
+      expect(order).toEqual(['pause', 'agent', 'end', 'audio'])
+      expect(line.finals()).toEqual([
+        { role: 'user', content: 'What time is it?' },
+        { role: 'assistant', content: 'It is noon.' },
+      ])
+    })
+
+    it('preemptive: a caller who goes on after the pause drops the held answer, unheard', async () => {
+      const vad = new EnergyVAD({ minSpeechMs: 100, silenceMs: 600, pauseMs: 200 })
+      const line = await phoneServer(['Dropped unheard.', 'It is noon.'], ['What time', 'is it?'], {
+        vad,
+        preemptive: true,
+      })
+      const call = await connect(line)
+      call.say(voice(600))
+      call.silence(350) // a pause (200 ms), not the end of the turn (600 ms)
+      call.say(voice(600))
+      await call.waitFor(() => line.answers().length === 1, 10_000, 'the answer heard')
+      expect(line.finals()).toEqual([
+        { role: 'user', content: 'What time is it?' },
+        { role: 'assistant', content: 'It is noon.' },
+      ])
+      // Only the kept answer reached the line, and the phone played all of it: 11 characters
+      const noonMs = 'It is noon.'.length * MS_PER_CHAR
+      expect(line.assistantMs()).toBe(noonMs)
+      expect(call.heardMs).toBe(noonMs)
     })
 
     it('params: the parsed parameters reach Start and the params getter', async () => {

@@ -13,6 +13,11 @@ export interface HeardFrame {
 /** Audio dropped by a `clear`. */
 export interface ClearedAudio {
   atMs: number
+  /**
+   * All the audio played before the `clear`, in ms (bytes / 8, the frame playing counted whole):
+   * what the caller heard when the server stopped the line, whatever the clock did.
+   */
+  heardMs: number
   /** How much queued audio was dropped, in ms. */
   droppedMs: number
   /** The marks that were waiting behind it, sent back at once. */
@@ -72,7 +77,7 @@ export class Playback {
     }
     this.queue.length = 0
     this.dueAtNextTick = []
-    const cleared = { atMs: nowMs, droppedMs: bytes / 8, marks }
+    const cleared = { atMs: nowMs, heardMs: this.heardMs, droppedMs: bytes / 8, marks }
     this.cleared.push(cleared)
     for (const name of marks) this.echo(name, true)
     return cleared

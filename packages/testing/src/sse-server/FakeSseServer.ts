@@ -1,9 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { LoopbackServer } from '../net/loopback-server.js'
+import { HttpFake } from '../net/http-fake.js'
 import { readFixtureLines } from '../fixtures/fixture-path.js'
 import { playResponse } from './play-response.js'
 import { recordExchange } from './recorded-exchange.js'
-import type { FakePart, FakeResponse, FakeToolCall, RecordedRequest, SseDialect } from './types.js'
+import type {
+  FakePart,
+  FakeResponse,
+  FakeToolCall,
+  FakeUsage,
+  RecordedRequest,
+  SseDialect,
+} from './types.js'
 
 /** Options of a {@link FakeSseServer}. */
 export interface FakeSseServerOptions {
@@ -18,6 +25,8 @@ export interface FakeStreamOptions {
   /** Wait this long after each part that writes something (default 0). */
   partDelayMs?: number
   headers?: Record<string, string>
+  /** The tokens the response reports it used (default 10 in, 10 out). */
+  usage?: FakeUsage
 }
 
 /**
@@ -27,44 +36,19 @@ export interface FakeStreamOptions {
  *
  * Scripted responses are used in order, one per request, whatever the route.
  */
-export class FakeSseServer {
-  /** Every request received, in order. */
-  readonly requests: RecordedRequest[] = []
-  private readonly queue: FakeResponse[] = []
-  private readonly http: LoopbackServer
-
+export class FakeSseServer extends HttpFake<RecordedRequest, FakeResponse> {
   constructor(private readonly options: FakeSseServerOptions) {
-    this.http = new LoopbackServer((req, res) => {
-      // A client that goes away while its body is read must not become an unhandled rejection.
-      this.handle(req, res).catch(() => res.destroy())
-    })
-  }
-
-  /** Starts listening on a free port of 127.0.0.1. */
-  async listen(): Promise<this> {
-    await this.http.listen()
-    return this
+    super('Fake server', (req, res) => this.handle(req, res))
   }
 
   /** `http://127.0.0.1:<port>` */
   get url(): string {
-    return this.http.origin
-  }
-
-  /** How many scripted responses are still waiting for a request. */
-  get pending(): number {
-    return this.queue.length
+    return this.origin
   }
 
   /** The last request received. */
   get lastRequest(): RecordedRequest | undefined {
     return this.requests.at(-1)
-  }
-
-  /** Queues responses, used one per request in order. */
-  enqueue(...responses: FakeResponse[]): this {
-    this.queue.push(...responses)
-    return this
   }
 
   /** Queues a stream of scripted parts (wrapped in the dialect's opening and closing events). */
@@ -105,29 +89,6 @@ export class FakeSseServer {
     return this.enqueue({ type: 'error', status, body, ...options })
   }
 
-  /** Resolves once `count` requests were received (polling every few ms). */
-  async waitForRequests(count: number, timeoutMs = 5000): Promise<RecordedRequest[]> {
-    const start = Date.now()
-    while (this.requests.length < count) {
-      if (Date.now() - start > timeoutMs) {
-        throw new Error(`Fake server: ${this.requests.length} of ${count} requests received`)
-      }
-      await new Promise((resolve) => setTimeout(resolve, 2))
-    }
-    return this.requests.slice(0, count)
-  }
-
-  /** Forgets the scripted responses and the recorded requests. */
-  reset(): void {
-    this.queue.length = 0
-    this.requests.length = 0
-  }
-
-  /** Stops the server, closing open connections (stalled responses included). */
-  async close(): Promise<void> {
-    await this.http.close()
-  }
-
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { request, closed, reset } = await recordExchange(req, res, {})
     const { path } = request
@@ -137,7 +98,7 @@ export class FakeSseServer {
     const response: FakeResponse | undefined = rejection
       ? { type: 'error', ...rejection }
       : dialect
-        ? this.queue.shift()
+        ? this.nextReply()
         : undefined
     try {
       if (!dialect) {

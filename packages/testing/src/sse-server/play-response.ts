@@ -2,7 +2,14 @@ import type { ServerResponse } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { sendErrorReply, type RecordedExchange } from './recorded-exchange.js'
 import { sseFrame } from './sse-frame.js'
-import type { FakePart, FakeResponse, RecordedRequest, SseDialect, StreamEncoder } from './types.js'
+import {
+  DEFAULT_FAKE_USAGE,
+  type FakePart,
+  type FakeResponse,
+  type RecordedRequest,
+  type SseDialect,
+  type StreamEncoder,
+} from './types.js'
 
 /** What playing a response needs besides the response itself. */
 export interface PlayContext extends RecordedExchange<RecordedRequest> {
@@ -78,7 +85,7 @@ async function playStream(
       else return context.reset()
     }
   }
-  if (envelope) await writeEvents(encoder.finish())
+  if (envelope) await writeEvents(encoder.finish(response.usage ?? DEFAULT_FAKE_USAGE))
   if (!open()) return
   if ((response.terminator ?? true) && dialect.terminator) write(dialect.terminator)
   flush()

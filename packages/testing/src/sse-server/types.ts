@@ -30,6 +30,18 @@ export type FakePart =
   /** Destroy the connection here (the client sees a reset mid-stream). */
   | { type: 'reset' }
 
+/** The tokens a response reports it used, where the API reports them. */
+export interface FakeUsage {
+  inputTokens: number
+  outputTokens: number
+}
+
+/** What a response reports when its script says nothing. */
+export const DEFAULT_FAKE_USAGE: Readonly<FakeUsage> = Object.freeze({
+  inputTokens: 10,
+  outputTokens: 10,
+})
+
 /** How the server answers one request. */
 export type FakeResponse =
   | {
@@ -44,6 +56,11 @@ export type FakeResponse =
       terminator?: boolean
       /** Wait this long after each part that writes something (default 0). */
       partDelayMs?: number
+      /**
+       * The usage the closing events report, as the API does (default 10 tokens in, 10 out; the
+       * Chat Completions dialect only when the request asks for it, as OpenAI does).
+       */
+      usage?: FakeUsage
       headers?: Record<string, string>
     }
   | {
@@ -81,7 +98,8 @@ export interface StreamEncoder {
   text(delta: string): unknown[]
   reasoning(delta: string): unknown[]
   toolCall(call: Required<Pick<FakeToolCall, 'id' | 'name'>> & { chunks: string[] }): unknown[]
-  finish(): unknown[]
+  /** The closing events, with the usage the response reports. */
+  finish(usage: FakeUsage): unknown[]
 }
 
 /** A wire format spoken on one route: how events are framed and how scripted parts look. */

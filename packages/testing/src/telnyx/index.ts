@@ -1,7 +1,8 @@
 /**
  * `@openmic/testing/telnyx`: fakes of Telnyx for testing a phone voice server. `FakeTelnyxCall`
  * plays Telnyx's side of a bidirectional media stream in real time (on the shared
- * `FakePhoneCall`); `FakeTelnyxApi` answers the Call Control hang-up a server makes.
+ * `FakePhoneCall`); `FakeTelnyxApi` answers the Call Control hang-up a server makes;
+ * `telnyxWebhookRequest` signs a webhook as Telnyx does.
  */
 export { FakeTelnyxCall } from './FakeTelnyxCall.js'
 export type { FakeTelnyxCallOptions } from './FakeTelnyxCall.js'
@@ -11,6 +12,16 @@ export type {
   FakeTelnyxCallRecord,
   RecordedTelnyxRequest,
 } from './FakeTelnyxApi.js'
+export {
+  createTelnyxWebhookKeys,
+  telnyxCallInitiatedEvent,
+  telnyxWebhookRequest,
+} from './webhook-request.js'
+export type {
+  TelnyxWebhookKeys,
+  SignedTelnyxWebhook,
+  SignedTelnyxWebhookOptions,
+} from './webhook-request.js'
 export type {
   TelnyxConnectedMessage,
   TelnyxDtmfMessage,

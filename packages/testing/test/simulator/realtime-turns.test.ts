@@ -133,7 +133,7 @@ describe('realtime turns on virtual time', () => {
         },
         { server: { preemptive: true } }
       )
-      call.client.sendText(encodeClientHello({ captions: true, reportsPauses: true }))
+      call.client.sendText(encodeClientHello({ captions: true }))
       await call.until(() => call.count('SkipAnswer') === 1)
       await call.speak(300)
       call.client.sendText('PauseSpeaking')

@@ -228,6 +228,9 @@ describe('FakeTwilioCall: what it plays', () => {
     const [cleared] = call.cleared
     expect(cleared!.marks).toEqual(['long', 'longer'])
     expect(cleared!.droppedMs + call.heardMs).toBe(2500)
+    // What had played when the clear came: all that will ever play of it
+    expect(cleared!.heardMs).toBe(call.heardMs)
+    expect(cleared!.heardMs).toBeGreaterThan(0)
     expect(call.queuedMs).toBe(0)
     const heardAtClear = call.heardMs
     await sleep(100)

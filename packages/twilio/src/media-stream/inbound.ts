@@ -1,6 +1,7 @@
 import {
   parseMediaStreamFrame,
   readCommonMediaStreamEvent,
+  readCustomParameters,
   unknownMediaStreamEvent,
   type MediaStreamMessage,
 } from '@openmic/server'
@@ -17,10 +18,7 @@ export function readTwilioMessage(text: string): MediaStreamMessage<TwilioStart>
   if (typeof start?.streamSid !== 'string' || typeof start.callSid !== 'string') {
     return 'start without streamSid or callSid'
   }
-  const customParameters =
-    typeof start.customParameters === 'object' && start.customParameters
-      ? start.customParameters
-      : {}
+  const { parameters: customParameters, ignored } = readCustomParameters(start.customParameters)
   return {
     event: 'start',
     start: {
@@ -31,5 +29,6 @@ export function readTwilioMessage(text: string): MediaStreamMessage<TwilioStart>
     },
     callId: start.callSid,
     parameters: customParameters,
+    ...(ignored.length > 0 ? { ignoredParameters: ignored } : {}),
   }
 }

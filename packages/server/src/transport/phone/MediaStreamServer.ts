@@ -1,5 +1,5 @@
 import type { Denoiser, VAD } from '@openmic/core'
-import { decodeMulaw, Resampler } from '@openmic/core/provider'
+import { decodeMulaw, MICDROP_AUDIO_FORMAT, Resampler } from '@openmic/core/provider'
 import type { MicdropServerCommand } from '@openmic/core/protocol'
 import { WebSocket, type RawData } from 'ws'
 import { MicdropError, MicdropErrorCode } from '../../errors/MicdropError.js'
@@ -75,7 +75,10 @@ export abstract class MediaStreamServer<
   protected abstract readonly carrier: string
   private readonly playback: PhonePlayback
   private readonly turns: VadTurns
-  private readonly toWideband = new Resampler({ fromRate: 8000, toRate: 16000 })
+  private readonly toWideband = new Resampler({
+    fromRate: 8000,
+    toRate: MICDROP_AUDIO_FORMAT.sampleRate,
+  })
   private readonly digits?: DtmfDigits
   private denoiser?: Denoiser
   private started?: StartMessage<StartInfo>
@@ -156,11 +159,15 @@ export abstract class MediaStreamServer<
     this.input.played({ ms, paused })
   }
 
-  /** Once the goodbye was played (or the socket closed), hangs up and closes. */
+  /**
+   * Once the goodbye was played, hangs up and closes. A stream that ended first (the caller hung
+   * up: `stop`, or the socket closed) is not hung up: the call is over already.
+   */
   private async endCall() {
     if (this.hangingUp) return
     this.hangingUp = true
     await Promise.race([this.playback.whenPlayedOut(), this.closed])
+    if (this.isEnded || this.socket.readyState !== WebSocket.OPEN) return
     await this.hangUpLine()
     this.close()
   }
@@ -190,6 +197,7 @@ export abstract class MediaStreamServer<
     switch (message.event) {
       case 'start':
         if (this.started) return this.log('Ignored a second start')
+        for (const ignored of message.ignoredParameters ?? []) this.log(`Ignored ${ignored}`)
         this.started = message
         return this.accept(message)
       case 'media':

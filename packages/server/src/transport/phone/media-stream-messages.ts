@@ -6,7 +6,8 @@
 /**
  * What the carrier sends, read; `Start` is the carrier's own description of the call. `start`
  * also gives the id the carrier's REST API hangs the call up with (`callId`: Twilio's CallSid,
- * Telnyx's call_control_id) and the call's custom parameters; `media` is caller audio (μ-law
+ * Telnyx's call_control_id) and the call's custom parameters (strings only: the others are left
+ * out and named in `ignoredParameters`); `media` is caller audio (μ-law
  * 8 kHz); `mark` is a mark sent earlier coming back (the audio before it was played, or cleared).
  */
 export type MediaStreamMessage<Start> =
@@ -16,6 +17,8 @@ export type MediaStreamMessage<Start> =
       start: Start
       callId: string
       parameters: Record<string, string>
+      /** Custom parameters left out (not strings), said for the log (`readCustomParameters`). */
+      ignoredParameters?: string[]
     }
   | { event: 'media'; payload: Buffer }
   | { event: 'dtmf'; digit: string }

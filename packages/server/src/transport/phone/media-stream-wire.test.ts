@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   parseMediaStreamFrame,
   readCommonMediaStreamEvent,
+  readCustomParameters,
   writeMediaStreamCommand,
 } from './media-stream-wire.js'
 
@@ -27,6 +28,25 @@ describe('the carriers’ shared media stream wire', () => {
     expect(read({ event: 'mark', mark: { name: 'm1' } })).toEqual({ event: 'mark', name: 'm1' })
     expect(read({ event: 'mark' })).toMatch(/without a name/)
     expect(read({ event: 'start', start: {} })).toBeUndefined()
+  })
+
+  it('reads custom parameters: strings kept, anything else left out and named', () => {
+    expect(readCustomParameters({ token: 'abc', n: 1, ok: true, list: ['a'], none: null })).toEqual(
+      {
+        parameters: { token: 'abc' },
+        ignored: [
+          'the custom parameter "n": a number, not a string',
+          'the custom parameter "ok": a boolean, not a string',
+          'the custom parameter "list": an array, not a string',
+          'the custom parameter "none": null, not a string',
+        ],
+      }
+    )
+    expect(readCustomParameters(undefined)).toEqual({ parameters: {}, ignored: [] })
+    expect(readCustomParameters('token=abc')).toEqual({
+      parameters: {},
+      ignored: ['the custom parameters: a string, not an object'],
+    })
   })
 
   it('writes media, mark and clear, with the carrier’s stream id when it has one', () => {

@@ -48,6 +48,42 @@ export function readCommonMediaStreamEvent(
   }
 }
 
+/** A `start`'s custom parameters, read: the string ones, and what was wrong with the others. */
+export interface CustomParameters {
+  parameters: Record<string, string>
+  /** Each parameter left out, said for a log line (e.g. `the custom parameter "n": a number`). */
+  ignored: string[]
+}
+
+/**
+ * Reads the custom parameters of a `start` (Twilio's `customParameters`, Telnyx's
+ * `custom_parameters`): an object of strings. Whatever is not a string is left out and said in
+ * `ignored`, so that a call whose webhook passed something else is answered without it, and logged.
+ */
+export function readCustomParameters(value: unknown): CustomParameters {
+  if (value === undefined || value === null) return { parameters: {}, ignored: [] }
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    return { parameters: {}, ignored: [`the custom parameters: ${kindOf(value)}, not an object`] }
+  }
+  const parameters: Record<string, string> = {}
+  const ignored: string[] = []
+  for (const [name, parameter] of Object.entries(value)) {
+    if (typeof parameter === 'string') parameters[name] = parameter
+    else
+      ignored.push(
+        `the custom parameter ${JSON.stringify(name)}: ${kindOf(parameter)}, not a string`
+      )
+  }
+  return { parameters, ignored }
+}
+
+/** What a JSON value is, for a log line: `a number`, `an array`, `null`... */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`
+}
+
 /** What an event the carrier does not have is logged as. */
 export function unknownMediaStreamEvent(message: Record<string, any>): string {
   return `unknown event ${JSON.stringify(String(message.event)).slice(0, 40)}`

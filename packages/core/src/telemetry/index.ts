@@ -1,0 +1,7 @@
+export type {
+  FallbackSwitch,
+  ModelCallReport,
+  ModelCallRetry,
+  ModelUsage,
+  ToolCallReport,
+} from './reports.js'

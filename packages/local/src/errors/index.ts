@@ -1,1 +1,0 @@
-export { LocalSetupError } from './LocalSetupError.js'

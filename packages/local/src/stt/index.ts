@@ -1,2 +1,0 @@
-export { LocalSTT } from './LocalSTT.js'
-export type { LocalSTTOptions } from './LocalSTT.js'

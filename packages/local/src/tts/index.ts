@@ -1,2 +1,0 @@
-export { LocalTTS } from './LocalTTS.js'
-export type { LocalTTSOptions } from './LocalTTS.js'
