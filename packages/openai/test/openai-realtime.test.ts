@@ -71,6 +71,7 @@ describe('OpenaiRealtime: the session', () => {
       status: 101,
     })
     expect(fake.handshakes[0]!.headers.authorization).toBe('Bearer sk-test')
+    expect(model.providerName).toBe('openai')
     const pcm = { type: 'audio/pcm', rate: 24000 }
     expect(fake.sessionUpdates[0]).toEqual({
       type: 'realtime',

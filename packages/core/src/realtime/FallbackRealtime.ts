@@ -59,6 +59,11 @@ export class FallbackRealtime extends RealtimeModel {
     return this.model
   }
 
+  /** The provider of the model in use. */
+  override get providerName(): string {
+    return this.model.providerName
+  }
+
   get session(): string {
     return `${this.index}:${this.model.session}`
   }

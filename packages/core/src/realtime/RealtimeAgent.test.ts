@@ -19,6 +19,12 @@ describe('RealtimeAgent: a turn', () => {
   it('transcribes the utterance, answers with the response asked for at its commit, plays its audio', async () => {
     const { mock, agent } = setup({ transcripts: ['What time is it?'], answers: ['It is noon.'] })
     expect(mock.configs[0]!.instructions).toBe('Be brief.')
+    // Traced as the model's provider, whichever face
+    expect([agent.providerName, agent.stt.providerName, agent.tts.providerName]).toEqual([
+      'mock',
+      'mock',
+      'mock',
+    ])
     const transcript = await utter(agent)
     expect(transcript).toBe('What time is it?')
     // Asked once, at the commit, before the call answered

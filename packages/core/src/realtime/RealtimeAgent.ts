@@ -97,6 +97,11 @@ export class RealtimeAgent extends Agent<RealtimeAgentOptions> {
     this.session.sync()
   }
 
+  /** The model's provider (`openai`...), for tracing. */
+  override get providerName(): string {
+    return this.model.providerName
+  }
+
   override answer(): Readable {
     this.session.newTurn()
     return super.answer()

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'eventemitter3'
 import type { MicdropConversationItem } from '../conversation/types.js'
 import type { Logger } from '../logger/Logger.js'
+import { defaultProviderName } from '../telemetry/provider-name.js'
 import type { RealtimeInput } from './RealtimeInput.js'
 import type { RealtimeResponse, RealtimeResponseOwner } from './RealtimeResponse.js'
 import type { RealtimeRespondOptions, RealtimeSessionConfig } from './types.js'
@@ -46,6 +47,14 @@ export abstract class RealtimeModel
   implements RealtimeResponseOwner
 {
   public logger?: Logger
+
+  /**
+   * Who provides the model, for tracing: each provider package says its own (`openai`); by default
+   * the class name without `Realtime`, in snake case. The agent, STT and TTS it serves say it too.
+   */
+  get providerName(): string {
+    return defaultProviderName(this, 'Realtime')
+  }
 
   /**
    * Names the provider's session in use: it changes when a new session replaces the last one

@@ -43,6 +43,11 @@ export class RealtimeSTT extends STT {
     super()
   }
 
+  /** The model's provider, for tracing. */
+  override get providerName(): string {
+    return this.session.model.providerName
+  }
+
   /** Each utterance's text comes whole, followed by `TranscriptEnd`. */
   override get signalsTranscriptEnd(): boolean {
     return true

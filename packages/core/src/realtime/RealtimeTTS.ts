@@ -37,6 +37,11 @@ export class RealtimeTTS extends TTS {
     textTTS?.on('Failed', (error) => this.emit('Failed', error))
   }
 
+  /** The model's provider, for tracing. */
+  override get providerName(): string {
+    return this.session.model.providerName
+  }
+
   speak(text: Readable): void {
     this.cancel()
     const turn = this.session.takeTurn()

@@ -116,6 +116,11 @@ export class OpenaiRealtime extends RealtimeModel {
     this.connectionTimeoutMs = options.connectionTimeoutMs ?? defaults.connectionTimeoutMs
   }
 
+  /** `openai`, as OpenTelemetry's GenAI conventions name the provider (for tracing). */
+  override get providerName(): string {
+    return 'openai'
+  }
+
   get session(): string {
     return this.connections === 0 ? '' : `openai-realtime-${this.connections}`
   }
