@@ -10,7 +10,7 @@
 //                      (300 ms), through its wire: JSON and base64 events, 16 ↔ 24 kHz resampling
 // The paths take turns, one turn each, the first of them rotating. The fake and the client run
 // in the benchmark's process: their work is counted in the overhead too.
-// Run: pnpm build && pnpm --filter @openmic/demo exec tsx bench/realtime-vs-pipeline.ts [turns, default 60]
+// Run: pnpm build && pnpm --filter @openmic/demo bench:realtime [turns per path, default 60]
 import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
 import {
