@@ -58,6 +58,18 @@ async function launch(wav: string): Promise<Browser> {
   })
 }
 
+/** A page of the demo at `url`, its microphone playing `wav`, a call started (its browser kept in `browsers`). */
+async function startCall(url: string, wav: string, browsers: Browser[]): Promise<Page> {
+  const browser = await launch(wav)
+  browsers.push(browser)
+  const page = await browser.newPage()
+  page.on('pageerror', (error) => console.error('[page error]', error.message))
+  await recordFrames(page)
+  await page.goto(url)
+  await page.getByTestId('start').click()
+  return page
+}
+
 describe('the demo, in Chromium, with offline speech and the local agent', () => {
   let app: FastifyInstance
   let url: string
@@ -90,16 +102,7 @@ describe('the demo, in Chromium, with offline speech and the local agent', () =>
     await app?.close()
   })
 
-  async function call(wav: string): Promise<Page> {
-    const browser = await launch(wav)
-    browsers.push(browser)
-    const page = await browser.newPage()
-    page.on('pageerror', (error) => console.error('[page error]', error.message))
-    await recordFrames(page)
-    await page.goto(url)
-    await page.getByTestId('start').click()
-    return page
-  }
+  const call = (wav: string) => startCall(url, wav, browsers)
 
   it('answers "what time is it" with the time, spoken', async () => {
     const wav = await spokenWav('What time is it?', 'what-time-is-it')
@@ -179,13 +182,7 @@ describe('the demo, in Chromium, with OPENMIC_REALTIME=openai (a fake Realtime A
     fake.replyTranscript('Goodbye.')
     fake.replyResponse('', { toolCalls: [{ name: 'end_call' }] })
     fake.replyResponse('Goodbye, take care.', { msPerChar: 30 })
-    const browser = await launch(await spokenWav('Goodbye.', 'realtime-goodbye'))
-    browsers.push(browser)
-    const page = await browser.newPage()
-    page.on('pageerror', (error) => console.error('[page error]', error.message))
-    await recordFrames(page)
-    await page.goto(url)
-    await page.getByTestId('start').click()
+    const page = await startCall(url, await spokenWav('Goodbye.', 'realtime-goodbye'), browsers)
     await page
       .getByTestId('call-ended')
       .waitFor({ timeout: 30_000 })

@@ -402,24 +402,11 @@ export class OpenaiRealtime extends RealtimeModel {
       }
       case 'response.output_audio.delta': {
         const audio = this.output.write(event.item_id, Buffer.from(event.delta, 'base64'))
-        if (audio.length === 0) return
-        this.responseOf(event.response_id)?.response.output({
-          type: 'audio',
-          itemId: event.item_id,
-          audio,
-        })
-        return
+        return this.speech(event.response_id, event.item_id, audio)
       }
-      case 'response.output_audio.done': {
-        const audio = this.output.end(event.item_id)
-        if (audio.length === 0) return
-        this.responseOf(event.response_id)?.response.output({
-          type: 'audio',
-          itemId: event.item_id,
-          audio,
-        })
-        return
-      }
+      case 'response.output_audio.done':
+        // The resampler's tail
+        return this.speech(event.response_id, event.item_id, this.output.end(event.item_id))
       case 'response.output_audio_transcript.delta':
         if (!event.delta) return
         this.responseOf(event.response_id)?.response.output({
@@ -447,6 +434,12 @@ export class OpenaiRealtime extends RealtimeModel {
       default:
         return
     }
+  }
+
+  /** Speech of a response's item, at 16 kHz. */
+  private speech(responseId: string, itemId: string, audio: Buffer) {
+    if (audio.length === 0) return
+    this.responseOf(responseId)?.response.output({ type: 'audio', itemId, audio })
   }
 
   /** An `error` event: what it is about fails (the session, a response, a commit), or it is logged. */

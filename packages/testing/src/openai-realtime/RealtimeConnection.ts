@@ -1,12 +1,12 @@
 import type { Duplex } from 'node:stream'
 import type { WebSocket } from 'ws'
 import { FakeConversation, type FakeConversationHost } from './FakeConversation.js'
-import { defaultRealtimeSession } from './response-events.js'
 import type { FakeRealtimeConnectionRecord, FakeTranscriptionStep } from './types.js'
 import {
   clearedEvent,
   committedEvent,
   completedEvent,
+  defaultRealtimeSession,
   defaultTranscriptionSession,
   deltaEvent,
   errorEvent,

@@ -186,33 +186,3 @@ export function itemTruncated(itemId: string, audioEndMs: number) {
     audio_end_ms: audioEndMs,
   }
 }
-
-/** The session a conversation connection (`/v1/realtime?model=...`) starts with. */
-export function defaultRealtimeSession(model: string | null): Record<string, unknown> {
-  return {
-    type: 'realtime',
-    object: 'realtime.session',
-    id: `sess_${randomUUID().replace(/-/g, '').slice(0, 20)}`,
-    model,
-    output_modalities: ['audio'],
-    instructions: '',
-    audio: {
-      input: {
-        format: { type: 'audio/pcm', rate: 24000 },
-        transcription: null,
-        noise_reduction: null,
-        turn_detection: {
-          type: 'server_vad',
-          threshold: 0.5,
-          prefix_padding_ms: 300,
-          silence_duration_ms: 200,
-          create_response: true,
-          interrupt_response: true,
-        },
-      },
-      output: { format: { type: 'audio/pcm', rate: 24000 }, voice: 'alloy', speed: 1 },
-    },
-    tools: [],
-    tool_choice: 'auto',
-  }
-}
