@@ -3,7 +3,14 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { CHROMIUM_PATH, chromiumArgs, encodeWav, silencePcm } from '@openmic/testing'
+import {
+  CHROMIUM_PATH,
+  chromiumArgs,
+  createFakeOpenaiRealtime,
+  encodeWav,
+  silencePcm,
+  type FakeOpenaiRealtime,
+} from '@openmic/testing'
 import type { TTS } from '@openmic/core'
 import type { FastifyInstance } from 'fastify'
 import { chromium, type Browser, type Page } from 'playwright-core'
@@ -51,6 +58,18 @@ async function launch(wav: string): Promise<Browser> {
   })
 }
 
+/** A page of the demo at `url`, its microphone playing `wav`, a call started (its browser kept in `browsers`). */
+async function startCall(url: string, wav: string, browsers: Browser[]): Promise<Page> {
+  const browser = await launch(wav)
+  browsers.push(browser)
+  const page = await browser.newPage()
+  page.on('pageerror', (error) => console.error('[page error]', error.message))
+  await recordFrames(page)
+  await page.goto(url)
+  await page.getByTestId('start').click()
+  return page
+}
+
 describe('the demo, in Chromium, with offline speech and the local agent', () => {
   let app: FastifyInstance
   let url: string
@@ -83,16 +102,7 @@ describe('the demo, in Chromium, with offline speech and the local agent', () =>
     await app?.close()
   })
 
-  async function call(wav: string): Promise<Page> {
-    const browser = await launch(wav)
-    browsers.push(browser)
-    const page = await browser.newPage()
-    page.on('pageerror', (error) => console.error('[page error]', error.message))
-    await recordFrames(page)
-    await page.goto(url)
-    await page.getByTestId('start').click()
-    return page
-  }
+  const call = (wav: string) => startCall(url, wav, browsers)
 
   it('answers "what time is it" with the time, spoken', async () => {
     const wav = await spokenWav('What time is it?', 'what-time-is-it')
@@ -137,5 +147,68 @@ describe('the demo, in Chromium, with offline speech and the local agent', () =>
     expect(texts.at(-1)).toContain('Goodbye')
     // The page hangs up on EndCall, which the client emits once the goodbye finished playing
     await page.getByTestId('start').waitFor({ timeout: 10_000 })
+  }, 60_000)
+})
+
+describe('the demo, in Chromium, with OPENMIC_REALTIME=openai (a fake Realtime API)', () => {
+  let app: FastifyInstance
+  let fake: FakeOpenaiRealtime
+  let url: string
+  const browsers: Browser[] = []
+
+  beforeAll(async () => {
+    mkdirSync(artifacts, { recursive: true })
+    execFileSync('node', [join(demoDir, 'scripts', 'build-web.mjs')], { stdio: 'inherit' })
+    fake = await createFakeOpenaiRealtime({ apiKey: 'sk-e2e' })
+    const config = loadConfig({
+      PORT: '0',
+      OPENMIC_REALTIME: 'openai',
+      OPENAI_API_KEY: 'sk-e2e',
+      OPENAI_BASE_URL: fake.baseURL,
+    })
+    app = await buildApp(config)
+    await app.listen({ host: '127.0.0.1', port: 0 })
+    url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/`
+  }, 60_000)
+
+  afterAll(async () => {
+    await Promise.all(browsers.splice(0).map((browser) => browser.close()))
+    await app?.close()
+    await fake?.close()
+  })
+
+  it("the browser client's call: greeted, heard, answered with a tool call, ended after the goodbye", async () => {
+    fake.replyResponse('Hello! Ask me anything.', { msPerChar: 30 }) // generateFirstMessage
+    fake.replyTranscript('Goodbye.')
+    fake.replyResponse('', { toolCalls: [{ name: 'end_call' }] })
+    fake.replyResponse('Goodbye, take care.', { msPerChar: 30 })
+    const page = await startCall(url, await spokenWav('Goodbye.', 'realtime-goodbye'), browsers)
+    await page
+      .getByTestId('call-ended')
+      .waitFor({ timeout: 30_000 })
+      .catch(async (error: unknown) => {
+        console.error('conversation:', await page.locator('.conversation').innerText())
+        throw error
+      })
+    const frames = await page.evaluate(() => (window as unknown as { frames_: string[] }).frames_)
+    const endCall = frames.indexOf('EndCall')
+    expect(endCall).toBeGreaterThan(-1)
+    expect(frames.lastIndexOf('audio')).toBeLessThan(endCall)
+    const heard = await page.getByTestId('message-user').allTextContents()
+    expect(heard).toHaveLength(1)
+    expect(heard[0]).toContain('Goodbye.')
+    const said = await page.getByTestId('message-assistant').allTextContents()
+    expect(said.at(0)).toContain('Hello! Ask me anything.')
+    expect(said.at(-1)).toContain('Goodbye, take care.')
+    await expect.poll(() => page.getByTestId('message-tool_call').count()).toBe(1)
+    // The model heard the user's audio, and remembers the call as the page shows it
+    expect(fake.commits).toHaveLength(1)
+    expect(fake.conversation().map((item) => item.role ?? item.type)).toEqual([
+      'assistant',
+      'user',
+      'function_call',
+      'function_call_output',
+      'assistant',
+    ])
   }, 60_000)
 })

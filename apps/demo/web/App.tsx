@@ -29,6 +29,8 @@ interface ServerInfo {
   agent: string
   stt: string
   tts: string
+  /** A speech-to-speech model in place of the three (`OPENMIC_REALTIME`). */
+  realtime?: string
 }
 
 export function App() {
@@ -82,7 +84,9 @@ export function App() {
         <h1>openmic demo</h1>
         {info && (
           <span className="providers" data-testid="providers">
-            agent: {info.agent} · speech-to-text: {info.stt} · text-to-speech: {info.tts}
+            {info.realtime
+              ? `speech-to-speech: ${info.realtime}`
+              : `agent: ${info.agent} · speech-to-text: ${info.stt} · text-to-speech: ${info.tts}`}
           </span>
         )}
       </header>

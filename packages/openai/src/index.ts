@@ -17,3 +17,7 @@ export type { OpenaiErrorDetails } from './stt/errors.js'
 export { OpenaiTTS } from './tts/OpenaiTTS.js'
 export type { OpenaiTTSOptions } from './tts/options.js'
 export { OpenaiTTSError } from './tts/errors.js'
+// Speech-to-speech (OpenaiRealtime, for core's RealtimeAgent)
+export { OpenaiRealtime } from './realtime/OpenaiRealtime.js'
+export type { OpenaiRealtimeModelId, OpenaiRealtimeOptions } from './realtime/options.js'
+export { OpenaiRealtimeError } from './realtime/errors.js'

@@ -72,7 +72,12 @@ export async function buildApp(
     decorateReply: false,
   })
 
-  app.get('/config.json', async () => ({ agent: config.agent, stt: config.stt, tts: config.tts }))
+  app.get('/config.json', async () => ({
+    agent: config.agent,
+    stt: config.stt,
+    tts: config.tts,
+    ...(config.realtime !== 'off' ? { realtime: config.realtime } : {}),
+  }))
 
   const prometheusHandler = telemetry.prometheusHandler
   if (prometheusHandler) {

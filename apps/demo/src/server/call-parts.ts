@@ -1,32 +1,40 @@
-import type { Agent, STT, TTS } from '@openmic/core'
+import type { Agent, RealtimeAgent, STT, TTS } from '@openmic/core'
 import type { StoreOperation } from '@openmic/server'
 import type { DemoConfig } from './config.js'
-import { createAgent, createSTT, createTTS } from './providers.js'
+import { createAgent, createRealtime, createSTT, createTTS } from './providers.js'
 
 /** What a call is built from; tests replace them. */
 export interface CallFactories {
   createAgent(config: DemoConfig): Promise<Agent>
   createSTT(config: DemoConfig): Promise<STT>
   createTTS(config: DemoConfig): Promise<TTS>
+  /** With `OPENMIC_REALTIME`: the speech-to-speech voice, in place of the three others. */
+  createRealtime?(config: DemoConfig): Promise<RealtimeAgent>
 }
 
-export const defaultFactories: CallFactories = { createAgent, createSTT, createTTS }
-
-/** A call's agent, STT and TTS. */
-export interface CallParts {
-  agent: Agent
-  stt: STT
-  tts: TTS
+export const defaultFactories: CallFactories = {
+  createAgent,
+  createSTT,
+  createTTS,
+  createRealtime,
 }
+
+/** A call's agent, STT and TTS, or its speech-to-speech voice (the server's options). */
+export type CallParts = { agent: Agent; stt: STT; tts: TTS } | { realtime: RealtimeAgent }
 
 /**
- * Builds a call's agent, STT and TTS together. If one fails, those already built are destroyed
- * (a local STT or TTS holds a worker thread) and the first failure is thrown.
+ * Builds a call's agent, STT and TTS together (or its realtime voice, when the configuration
+ * names one). If one fails, those already built are destroyed (a local STT or TTS holds a worker
+ * thread) and the first failure is thrown.
  */
 export async function createCallParts(
   factories: CallFactories,
   config: DemoConfig
 ): Promise<CallParts> {
+  if (config.realtime !== 'off') {
+    const create = factories.createRealtime ?? createRealtime
+    return { realtime: await create(config) }
+  }
   const [agent, stt, tts] = await Promise.allSettled([
     factories.createAgent(config),
     factories.createSTT(config),

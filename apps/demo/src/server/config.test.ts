@@ -142,6 +142,26 @@ describe('loadConfig', () => {
     )
   })
 
+  it('a speech-to-speech voice with OPENMIC_REALTIME (off by default); openai needs its key', () => {
+    expect(loadConfig({}).realtime).toBe('off')
+    expect(loadConfig({ OPENMIC_REALTIME: 'mock' }).realtime).toBe('mock')
+    expect(
+      loadConfig({
+        OPENMIC_REALTIME: 'openai',
+        OPENAI_API_KEY: 'sk',
+        OPENAI_REALTIME_MODEL: 'gpt-realtime-mini',
+        OPENAI_VOICE: 'cedar',
+      })
+    ).toMatchObject({
+      realtime: 'openai',
+      openai: { realtimeModel: 'gpt-realtime-mini', voice: 'cedar' },
+    })
+    expect(() => loadConfig({ OPENMIC_REALTIME: 'openai' })).toThrow(
+      'OPENMIC_REALTIME=openai needs OPENAI_API_KEY.'
+    )
+    expect(() => loadConfig({ OPENMIC_REALTIME: 'gemini' })).toThrow(DemoConfigError)
+  })
+
   it('says what is missing when a provider is chosen without its key', () => {
     expect(() => loadConfig({ OPENMIC_AGENT: 'openai' })).toThrow(
       new DemoConfigError(

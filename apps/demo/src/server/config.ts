@@ -10,6 +10,12 @@ const Provider = z.object({
   baseURL: z.string().url().optional(),
 })
 
+/** OpenAI: its speech-to-speech model and voice too. */
+const OpenaiProvider = Provider.extend({
+  realtimeModel: z.string().min(1).optional(),
+  voice: z.string().min(1).optional(),
+})
+
 const DemoConfigSchema = z.object({
   host: z.string().min(1).default('127.0.0.1'),
   port: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -44,6 +50,12 @@ const DemoConfigSchema = z.object({
   tts: z
     .enum(['auto', 'elevenlabs', 'gradium', 'cartesia', 'openai', 'mistral', 'local', 'mock'])
     .default('auto'),
+  /**
+   * A speech-to-speech model as the call's voice, in place of the agent, STT and TTS: `openai`
+   * (`OpenaiRealtime`, `gpt-realtime` by default: `OPENAI_REALTIME_MODEL`), or `mock` (core's
+   * MockRealtime, for tests). `off` (default): the agent, STT and TTS above.
+   */
+  realtime: z.enum(['off', 'openai', 'mock']).default('off'),
   /** Send each turn's latency to the page (`Metrics` messages). */
   metrics: z.coerce.boolean().default(true),
   /** Serve the calls' OpenTelemetry metrics for Prometheus to scrape, on `GET /metrics`. */
@@ -57,7 +69,7 @@ const DemoConfigSchema = z.object({
   redisUrl: z.string().url().optional(),
   /** On SIGTERM: how long answers in progress may take before their calls are closed (1012). */
   drainDeadlineMs: z.coerce.number().int().min(0).default(20_000),
-  openai: Provider.default({}),
+  openai: OpenaiProvider.default({}),
   mistral: Provider.extend({ serverURL: z.string().url().optional() }).default({}),
   gradium: z
     .object({
@@ -134,7 +146,8 @@ export class DemoConfigError extends Error {
 /**
  * Reads the configuration: defaults, then the JSON file named by `OPENMIC_CONFIG` (if any), then
  * environment variables (`OPENMIC_HOST`, `PORT`, `OPENMIC_TOKEN`, `OPENMIC_AGENT`, `OPENMIC_STT`,
- * `OPENMIC_TTS`, `REDIS_URL`, `OPENMIC_PROMETHEUS`, `OTEL_EXPORTER_OTLP_ENDPOINT`, `OPENMIC_DRAIN_DEADLINE_MS`, `OPENAI_API_KEY`, `OPENAI_MODEL`, `OPENAI_BASE_URL`, `MISTRAL_API_KEY`,
+ * `OPENMIC_TTS`, `OPENMIC_REALTIME`, `REDIS_URL`, `OPENMIC_PROMETHEUS`, `OTEL_EXPORTER_OTLP_ENDPOINT`, `OPENMIC_DRAIN_DEADLINE_MS`, `OPENAI_API_KEY`, `OPENAI_MODEL`, `OPENAI_BASE_URL`,
+ * `OPENAI_REALTIME_MODEL`, `OPENAI_VOICE`, `MISTRAL_API_KEY`,
  * `MISTRAL_MODEL`, `MISTRAL_SERVER_URL`, `AI_SDK_BASE_URL`, `AI_SDK_MODEL`, `AI_SDK_API_KEY`,
  * `ELEVENLABS_API_KEY`, `ELEVENLABS_VOICE_ID`, `ELEVENLABS_BASE_URL`, `GRADIUM_API_KEY`,
  * `GRADIUM_REGION`, `GRADIUM_BASE_URL`, `GRADIUM_VOICE_ID`, `GLADIA_API_KEY`, `GLADIA_BASE_URL`,
@@ -150,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
     agent: env.OPENMIC_AGENT,
     stt: env.OPENMIC_STT,
     tts: env.OPENMIC_TTS,
+    realtime: env.OPENMIC_REALTIME,
     redisUrl: env.REDIS_URL,
     prometheus: env.OPENMIC_PROMETHEUS,
     otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
@@ -158,6 +172,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
       apiKey: env.OPENAI_API_KEY,
       model: env.OPENAI_MODEL,
       baseURL: env.OPENAI_BASE_URL,
+      realtimeModel: env.OPENAI_REALTIME_MODEL,
+      voice: env.OPENAI_VOICE,
     }),
     mistral: prune({
       apiKey: env.MISTRAL_API_KEY,
@@ -213,6 +229,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DemoConfig {
       'TWILIO_AUTH_TOKEN needs OPENMIC_PUBLIC_URL: the https:// origin Twilio reaches this server ' +
         'at (e.g. a tunnel to its port), which webhooks are signed for.'
     )
+  }
+  if (parsed.data.realtime === 'openai' && !parsed.data.openai.apiKey) {
+    throw new DemoConfigError('OPENMIC_REALTIME=openai needs OPENAI_API_KEY.')
   }
   return {
     ...parsed.data,

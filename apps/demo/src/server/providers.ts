@@ -1,4 +1,13 @@
-import { MockAgent, MockSTT, MockTTS, type Agent, type STT, type TTS } from '@openmic/core'
+import {
+  MockAgent,
+  MockRealtime,
+  MockSTT,
+  MockTTS,
+  RealtimeAgent,
+  type Agent,
+  type STT,
+  type TTS,
+} from '@openmic/core'
 import type { DemoConfig } from './config.js'
 
 const SYSTEM_PROMPT =
@@ -10,7 +19,14 @@ export async function createAgent(config: DemoConfig): Promise<Agent> {
   switch (config.agent) {
     case 'openai': {
       const { OpenaiAgent } = await import('@openmic/openai')
-      return new OpenaiAgent({ systemPrompt: SYSTEM_PROMPT, autoEndCall: true, ...config.openai })
+      const { apiKey, baseURL, model } = config.openai
+      return new OpenaiAgent({
+        systemPrompt: SYSTEM_PROMPT,
+        autoEndCall: true,
+        apiKey,
+        baseURL,
+        model,
+      })
     }
     case 'mistral': {
       const { MistralAgent } = await import('@openmic/mistral')
@@ -42,6 +58,29 @@ export async function createAgent(config: DemoConfig): Promise<Agent> {
         },
       })
   }
+}
+
+/**
+ * Builds the speech-to-speech voice `OPENMIC_REALTIME` names: a `RealtimeAgent` (the call's agent,
+ * STT and TTS in one model session) on OpenAI's Realtime API, or on core's MockRealtime.
+ */
+export async function createRealtime(config: DemoConfig): Promise<RealtimeAgent> {
+  const options = { systemPrompt: SYSTEM_PROMPT, autoEndCall: true } as const
+  if (config.realtime === 'openai') {
+    const { OpenaiRealtime } = await import('@openmic/openai')
+    const { apiKey, baseURL, realtimeModel, voice } = config.openai
+    const model = new OpenaiRealtime({ apiKey, baseURL, model: realtimeModel, voice })
+    return new RealtimeAgent({ model, ...options })
+  }
+  // As the mock agent: it says which turn it answers and what it heard
+  const model = new MockRealtime({
+    msPerChar: 40,
+    answers: (conversation) => {
+      const users = conversation.filter((item) => item.role === 'user')
+      return `Turn ${users.length}: you said ${users.at(-1)?.text ?? 'nothing'}.`
+    },
+  })
+  return new RealtimeAgent({ model, ...options })
 }
 
 /** Builds speech-to-text: a cloud provider's, offline pocketsphinx, or the mock. */

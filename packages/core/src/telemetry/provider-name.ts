@@ -3,7 +3,10 @@
  * part's suffix, in snake case (`AcmeVoiceTTS` → `acme_voice`), as OpenTelemetry's GenAI
  * conventions spell provider names. The class name as it is when nothing is left.
  */
-export function defaultProviderName(instance: object, suffix: 'Agent' | 'STT' | 'TTS'): string {
+export function defaultProviderName(
+  instance: object,
+  suffix: 'Agent' | 'STT' | 'TTS' | 'Realtime'
+): string {
   const className = instance.constructor.name
   const base = className.endsWith(suffix) ? className.slice(0, -suffix.length) : className
   if (base === '') return className

@@ -1,4 +1,4 @@
-import type { Agent, Logger, STT, TTS, VAD } from '@openmic/core'
+import type { Agent, Logger, RealtimeAgent, STT, TTS, VAD } from '@openmic/core'
 import type {
   MicdropCallSummary,
   MicdropConversationItem,
@@ -10,12 +10,20 @@ import type { TurnReport } from '../metrics/turn-report.js'
 import type { ConversationStore, StoreCallReport, StoreOperation } from '../store/types.js'
 
 export interface MicdropServerOptions {
-  /** The LLM side: holds the conversation and answers. */
-  agent: Agent
-  /** Speech-to-text, called once per user utterance. */
-  stt: STT
-  /** Text-to-speech for the answers. */
-  tts: TTS
+  /** The LLM side: holds the conversation and answers. Required, unless `realtime` is given. */
+  agent?: Agent
+  /** Speech-to-text, called once per user utterance. Required, unless `realtime` is given. */
+  stt?: STT
+  /** Text-to-speech for the answers. Required, unless `realtime` is given. */
+  tts?: TTS
+  /**
+   * A speech-to-speech model in place of `agent`, `stt` and `tts` (not beside them): a
+   * `RealtimeAgent` of `@openmic/core` (e.g. over `OpenaiRealtime` of `@openmic/openai`). It is
+   * the call's agent, and its `stt` and `tts` hear and speak through the model's one session,
+   * under the same turn rules (barge-in and heard text, false interruptions, preemptive answers,
+   * end of call, the store). The client and the wire protocol are the same.
+   */
+  realtime?: RealtimeAgent
   /**
    * Said first, as an answer: the conversation keeps it as far as it was heard (cut like any
    * answer when the user talks over it).

@@ -14,6 +14,7 @@ import { drainCall } from '../drain/drainCall.js'
 import { CallStore } from '../store/CallStore.js'
 import { defaultConversationStore } from '../store/MemoryConversationStore.js'
 import type { MicdropServerEvents, MicdropServerOptions } from '../server/types.js'
+import { callParts } from './call-parts.js'
 
 const DEFAULT_TRANSCRIPT_TIMEOUT_MS = 10_000
 const DEFAULT_RESUME_TIMEOUT_MS = 3000
@@ -67,7 +68,8 @@ export interface CallInput {
 }
 
 /**
- * One voice call on the server, whatever carries it: the agent, STT and TTS, the turn rules, the
+ * One voice call on the server, whatever carries it: the agent, STT and TTS (or a realtime
+ * model's session, which serves as all three), the turn rules, the
  * conversation store, the events and the call's end. A transport ({@link MicdropServer} on a
  * WebSocket, `TwilioServer` on a phone line) extends it: it feeds {@link CallServer.input} with
  * what the other side does and implements how frames and audio go out.
@@ -102,13 +104,15 @@ export abstract class CallServer<
   constructor(private readonly callOptions: MicdropServerOptions) {
     super()
     const options = callOptions
-    this.agent = options.agent
-    this.stt = options.stt
-    this.tts = options.tts
+    const parts = callParts(options)
+    this.agent = parts.agent
+    this.stt = parts.stt
+    this.tts = parts.tts
     if (options.logger) {
       this.agent.logger ??= options.logger
       this.stt.logger ??= options.logger
       this.tts.logger ??= options.logger
+      if (options.realtime) options.realtime.model.logger ??= options.logger
     }
     if (options.conversationId !== undefined) {
       this.store = new CallStore({

@@ -20,3 +20,9 @@ export type {
 export type { SpeechConformanceTiming } from './speech-kit.js'
 export { describeSameConversation } from './describeSameConversation.js'
 export type { ConversationAgent, MakeConversationAgent } from './describeSameConversation.js'
+export { describeRealtimeConformance } from './describeRealtimeConformance.js'
+export type {
+  RealtimeConformanceOptions,
+  RealtimeConformanceSetup,
+  RealtimeConformanceStep,
+} from './realtime-types.js'

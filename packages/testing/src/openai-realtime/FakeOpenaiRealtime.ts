@@ -3,11 +3,15 @@ import type { Duplex } from 'node:stream'
 import type { WebSocket } from 'ws'
 import { WebSocketFake } from '../net/websocket-fake.js'
 import type { UpgradeRejection } from '../net/websocket-fake-server.js'
-import { RealtimeConnection } from './RealtimeConnection.js'
+import { RealtimeConnection, type RealtimeConnectionHost } from './RealtimeConnection.js'
+import { spokenResponse, type FakeSpokenResponseOptions } from './spoken-response.js'
 import type {
   FakeRealtimeCommit,
   FakeRealtimeConnectionRecord,
   FakeRealtimeHandshake,
+  FakeRealtimeItem,
+  FakeRealtimeResponseRecord,
+  FakeResponseStep,
   FakeTranscriptionStep,
 } from './types.js'
 
@@ -47,13 +51,18 @@ export interface FakeOpenaiTranscriptOptions {
 }
 
 /**
- * A fake OpenAI Realtime API on 127.0.0.1 for realtime transcription
- * (`/v1/realtime?intent=transcription`), reached through a real WebSocket.
+ * A fake OpenAI Realtime API on 127.0.0.1, reached through a real WebSocket: realtime
+ * transcription (`/v1/realtime?intent=transcription`) and speech-to-speech conversations
+ * (`/v1/realtime?model=...`).
  *
  * It answers `session.update` with `session.updated`, buffers `input_audio_buffer.append` audio,
  * and on each `input_audio_buffer.commit` sends `input_audio_buffer.committed` then plays the next
- * scripted transcription (one script per commit, in order, whatever the connection). It records
- * every handshake, connection, client event, session body and committed audio.
+ * scripted transcription (one script per commit, in order, whatever the connection; in a
+ * conversation, when its session asks for transcription). A conversation session also keeps its
+ * items (committed audio, `conversation.item.create` / `delete` / `truncate`, the model's output)
+ * and plays the next scripted response at each `response.create` (one at a time; `response.cancel`
+ * stops it), with the API's errors for what it refuses. It records every handshake, connection,
+ * client event, session body, committed audio and response.
  */
 export class FakeOpenaiRealtime extends WebSocketFake {
   /** Every upgrade request, accepted or rejected, in order. */
@@ -62,7 +71,12 @@ export class FakeOpenaiRealtime extends WebSocketFake {
   readonly connections: FakeRealtimeConnectionRecord[] = []
   /** Every accepted commit, in order over all connections. */
   readonly commits: FakeRealtimeCommit[] = []
+  /** Every `response.create` of a conversation session, in order over all connections. */
+  readonly responses: FakeRealtimeResponseRecord[] = []
   private readonly scripts: FakeTranscriptionStep[][] = []
+  private readonly responseScripts: FakeResponseStep[][] = []
+  /** Every accepted connection's session, in order (closed ones too). */
+  private readonly sessions: RealtimeConnection[] = []
   private readonly live: RealtimeConnection[] = []
   private readonly audio: Buffer[] = []
   private items = 0
@@ -103,6 +117,33 @@ export class FakeOpenaiRealtime extends WebSocketFake {
   /** How many scripted transcriptions are still waiting for a commit. */
   get pending(): number {
     return this.scripts.length
+  }
+
+  /** How many scripted responses are still waiting for a `response.create`. */
+  get pendingResponses(): number {
+    return this.responseScripts.length
+  }
+
+  /**
+   * The items of a conversation session (default: the last connection's), in order: what the
+   * model remembers. Live objects: read them, do not change them.
+   */
+  conversation(connection = this.sessions.length - 1): readonly FakeRealtimeItem[] {
+    return this.sessions[connection]?.conversation?.items ?? []
+  }
+
+  /** Queues the next response, step by step (see {@link FakeResponseStep}). */
+  replyResponseSteps(...steps: FakeResponseStep[]): this {
+    this.responseScripts.push(steps)
+    return this
+  }
+
+  /**
+   * Queues a spoken response: `text` word by word, each word's transcript then its audio
+   * (`msPerChar` of tone a character), the first after `firstAudioMs`; then function calls.
+   */
+  replyResponse(text: string, options: FakeSpokenResponseOptions = {}): this {
+    return this.replyResponseSteps(...spokenResponse(text, options))
   }
 
   /** Queues the transcription of the next commit, step by step. */
@@ -150,6 +191,11 @@ export class FakeOpenaiRealtime extends WebSocketFake {
     return this.waitFor(() => this.commits.length >= count, timeoutMs, `${count} commits`)
   }
 
+  /** Resolves once `count` responses were asked for. */
+  waitForResponses(count: number, timeoutMs = 5000): Promise<void> {
+    return this.waitFor(() => this.responses.length >= count, timeoutMs, `${count} responses`)
+  }
+
   /** Forgets scripts, rejections and records (open connections stay open). */
   reset(): void {
     for (const list of [
@@ -158,6 +204,9 @@ export class FakeOpenaiRealtime extends WebSocketFake {
       this.commits,
       this.scripts,
       this.audio,
+      this.responses,
+      this.responseScripts,
+      this.sessions,
     ]) {
       list.length = 0
     }
@@ -179,8 +228,17 @@ export class FakeOpenaiRealtime extends WebSocketFake {
       closed: false,
     }
     this.connections.push(record)
-    const connection = new RealtimeConnection(ws, socket, record, url.searchParams.get('intent'), {
+    const index = this.connections.length - 1
+    const { searchParams } = url
+    const host: RealtimeConnectionHost = {
       nextScript: () => this.scripts.shift(),
+      nextResponse: () => this.responseScripts.shift(),
+      recordResponse: (response) => {
+        const kept: FakeRealtimeResponseRecord = { connection: index, ...response }
+        this.responses.push(kept)
+        return kept
+      },
+      newId: (prefix) => `${prefix}_${String(++this.items).padStart(4, '0')}`,
       commit: (audio) => {
         const itemId = `item_${String(++this.items).padStart(4, '0')}`
         this.commits.push({ connection: this.connections.indexOf(record), itemId, audio })
@@ -189,8 +247,17 @@ export class FakeOpenaiRealtime extends WebSocketFake {
       appended: (audio) => this.audio.push(audio),
       minCommitMs: this.options.minCommitMs ?? 100,
       models: this.options.models ?? TRANSCRIPTION_MODELS,
-    })
+    }
+    const connection = new RealtimeConnection(
+      ws,
+      socket,
+      record,
+      searchParams.get('intent'),
+      host,
+      searchParams.get('model')
+    )
     this.live.push(connection)
+    this.sessions.push(connection)
     ws.on('close', () => {
       const index = this.live.indexOf(connection)
       if (index >= 0) this.live.splice(index, 1)

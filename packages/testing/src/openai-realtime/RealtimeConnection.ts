@@ -1,10 +1,12 @@
 import type { Duplex } from 'node:stream'
 import type { WebSocket } from 'ws'
+import { FakeConversation, type FakeConversationHost } from './FakeConversation.js'
 import type { FakeRealtimeConnectionRecord, FakeTranscriptionStep } from './types.js'
 import {
   clearedEvent,
   committedEvent,
   completedEvent,
+  defaultRealtimeSession,
   defaultTranscriptionSession,
   deltaEvent,
   errorEvent,
@@ -15,8 +17,11 @@ import {
 /** PCM16 mono at 24 kHz: bytes per millisecond. */
 const BYTES_PER_MS = 48
 
-/** What a connection needs from its server. */
-export interface RealtimeConnectionHost {
+/** What a connection needs from its server (a conversation session's responses too). */
+export interface RealtimeConnectionHost extends Pick<
+  FakeConversationHost,
+  'nextResponse' | 'recordResponse' | 'newId'
+> {
   /** The next scripted transcription (one per commit, whatever the connection). */
   nextScript(): FakeTranscriptionStep[] | undefined
   /** Records a commit; returns the item id given to it. */
@@ -32,7 +37,9 @@ export interface RealtimeConnectionHost {
 /** One accepted WebSocket: speaks the transcription protocol and plays the scripts. */
 export class RealtimeConnection {
   private buffer: Buffer[] = []
-  private session = defaultTranscriptionSession()
+  private session: Record<string, any>
+  /** A conversation session's items and responses (none for transcription). */
+  readonly conversation?: FakeConversation
   private lastItemId: string | null = null
   private readonly timers = new Set<NodeJS.Timeout>()
 
@@ -41,8 +48,21 @@ export class RealtimeConnection {
     private readonly socket: Duplex,
     readonly record: FakeRealtimeConnectionRecord,
     private readonly intent: string | null,
-    private readonly host: RealtimeConnectionHost
+    private readonly host: RealtimeConnectionHost,
+    model: string | null = null
   ) {
+    if (intent === 'transcription') this.session = defaultTranscriptionSession()
+    else {
+      this.session = defaultRealtimeSession(model)
+      this.conversation = new FakeConversation({
+        send: (event) => this.send(event),
+        close: (code, reason) => this.close(code, reason),
+        reset: () => this.reset(),
+        nextResponse: () => host.nextResponse(),
+        recordResponse: (response) => host.recordResponse(response),
+        newId: (prefix) => host.newId(prefix),
+      })
+    }
     ws.on('message', (data, isBinary) => this.receive(data.toString(), isBinary))
     ws.on('close', () => this.stop())
     ws.on('error', () => this.stop())
@@ -65,6 +85,7 @@ export class RealtimeConnection {
 
   private stop(): void {
     this.record.closed = true
+    this.conversation?.stop()
     for (const timer of this.timers) clearTimeout(timer)
     this.timers.clear()
   }
@@ -104,6 +125,8 @@ export class RealtimeConnection {
         this.buffer = []
         return this.send(clearedEvent())
       default:
+        // A conversation session's own events (a transcription session knows none of them)
+        if (this.conversation?.handle(event, clientEventId)) return
         return this.send(
           errorEvent(`Invalid value: '${String(event?.type)}'.`, {
             code: 'invalid_value',
@@ -150,8 +173,15 @@ export class RealtimeConnection {
       )
     }
     const itemId = this.host.commit(audio)
-    this.send(committedEvent(itemId, this.lastItemId))
+    // In a conversation, the item follows the last one of the conversation (whoever made it)
+    const previous = this.conversation
+      ? (this.conversation.items.at(-1)?.id ?? null)
+      : this.lastItemId
+    this.conversation?.addUserAudio(itemId, ms)
+    this.send(committedEvent(itemId, previous))
     this.lastItemId = itemId
+    // A conversation session transcribes only when its session asks for it
+    if (this.conversation && !this.session.audio?.input?.transcription) return
     const script = this.host.nextScript()
     if (!script) {
       this.send(
@@ -182,6 +212,7 @@ export class RealtimeConnection {
         this.send(deltaEvent(itemId, step.delta))
         break
       case 'completed':
+        this.conversation?.transcribed(itemId, step.transcript)
         this.send(completedEvent(itemId, step.transcript, seconds))
         break
       case 'failed':

@@ -7,9 +7,14 @@ export type {
   FakeOpenaiRealtimeOptions,
   FakeOpenaiTranscriptOptions,
 } from './FakeOpenaiRealtime.js'
+export { spokenResponse } from './spoken-response.js'
+export type { FakeSpokenResponseOptions } from './spoken-response.js'
 export type {
   FakeRealtimeCommit,
   FakeRealtimeConnectionRecord,
   FakeRealtimeHandshake,
+  FakeRealtimeItem,
+  FakeRealtimeResponseRecord,
+  FakeResponseStep,
   FakeTranscriptionStep,
 } from './types.js'

@@ -51,3 +51,59 @@ export interface FakeRealtimeConnectionRecord {
   /** Whether the connection is closed (by either side). */
   closed: boolean
 }
+
+/**
+ * One step of a scripted response of a conversation session (`/v1/realtime?model=...`), in the
+ * wire format of OpenAI's Realtime API. Speech goes to the response's spoken item, opened by
+ * the first `audio` or `transcript` step.
+ */
+export type FakeResponseStep =
+  /** `ms` of speech (a tone, PCM16 24 kHz) as `response.output_audio.delta` events. */
+  | { type: 'audio'; ms: number; chunkMs?: number }
+  /** A `response.output_audio_transcript.delta`. */
+  | { type: 'transcript'; delta: string }
+  /** A function call item: its arguments' delta and `response.function_call_arguments.done`. */
+  | { type: 'function_call'; name: string; arguments: string; callId?: string }
+  /** The response ends `failed` (`response.done` with `status_details.error`). */
+  | { type: 'fail'; message: string; code?: string }
+  /** An in-band `error` event; the response goes on (or stalls, if nothing follows). */
+  | { type: 'error'; message: string; code?: string; errorType?: string }
+  /** Nothing more for this response until it is cancelled. */
+  | { type: 'stall' }
+  /** A raw message, a wait, a close handshake, a reset of the TCP connection. */
+  | Extract<SocketStep, { type: 'event' | 'delay' | 'close' | 'reset' }>
+
+/** An item of a fake conversation session: what the model would remember. */
+export interface FakeRealtimeItem {
+  id: string
+  type: 'message' | 'function_call' | 'function_call_output'
+  role?: 'user' | 'assistant' | 'system'
+  /**
+   * A message's text: what was written, the model's transcript, or the user's (once
+   * transcribed); a function call's arguments; a function call output.
+   */
+  text: string
+  /** How it came: committed user audio, the model's speech, or created by the client. */
+  source: 'audio' | 'speech' | 'created'
+  /** Audio it holds, in ms (user audio, model speech). */
+  audioMs?: number
+  /** Where `conversation.item.truncate` cut it, in ms. */
+  truncatedAtMs?: number
+  callId?: string
+  name?: string
+  status: 'in_progress' | 'completed' | 'incomplete'
+}
+
+/** A `response.create` the fake received. */
+export interface FakeRealtimeResponseRecord {
+  /** Index of the connection in `fake.connections`. */
+  connection: number
+  /** The `response` body of the event (out-of-band settings, metadata...), if any. */
+  body: Record<string, unknown> | undefined
+  /** The conversation the response saw (copies), in order; empty for an out-of-band response. */
+  conversation: FakeRealtimeItem[]
+  /** The response's id, once created (none when it was refused). */
+  id?: string
+  /** How it ended, once it did. */
+  status?: 'completed' | 'cancelled' | 'failed'
+}

@@ -78,21 +78,47 @@ export function failedEvent(itemId: string, message: string, code: string | unde
 export function defaultTranscriptionSession(): Record<string, unknown> {
   return {
     type: 'transcription',
-    id: `sess_${randomUUID().replace(/-/g, '').slice(0, 20)}`,
+    id: sessionId(),
     object: 'realtime.transcription_session',
-    audio: {
-      input: {
-        format: { type: 'audio/pcm', rate: 24000 },
-        transcription: null,
-        noise_reduction: null,
-        turn_detection: {
-          type: 'server_vad',
-          threshold: 0.5,
-          prefix_padding_ms: 300,
-          silence_duration_ms: 200,
-        },
-      },
-    },
+    audio: { input: defaultAudioInput() },
     include: null,
   }
+}
+
+/** The session a conversation connection (`/v1/realtime?model=...`) starts with. */
+export function defaultRealtimeSession(model: string | null): Record<string, unknown> {
+  return {
+    type: 'realtime',
+    object: 'realtime.session',
+    id: sessionId(),
+    model,
+    output_modalities: ['audio'],
+    instructions: '',
+    audio: {
+      input: defaultAudioInput({ create_response: true, interrupt_response: true }),
+      output: { format: { type: 'audio/pcm', rate: 24000 }, voice: 'alloy', speed: 1 },
+    },
+    tools: [],
+    tool_choice: 'auto',
+  }
+}
+
+/** A session's input before any `session.update`: PCM 24 kHz, server VAD on, no transcription. */
+function defaultAudioInput(vad: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    format: { type: 'audio/pcm', rate: 24000 },
+    transcription: null,
+    noise_reduction: null,
+    turn_detection: {
+      type: 'server_vad',
+      threshold: 0.5,
+      prefix_padding_ms: 300,
+      silence_duration_ms: 200,
+      ...vad,
+    },
+  }
+}
+
+function sessionId(): string {
+  return `sess_${randomUUID().replace(/-/g, '').slice(0, 20)}`
 }
