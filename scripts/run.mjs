@@ -90,10 +90,29 @@ function scriptTests() {
     .map((name) => join('scripts', name))
 }
 
+/** The failed tests of one Vitest JSON report: file, full name and the first line of the error. */
+function failuresOf(json) {
+  const failures = []
+  for (const file of json.testResults ?? []) {
+    const path = file.name.startsWith(root) ? file.name.slice(root.length + 1) : file.name
+    for (const test of file.assertionResults ?? []) {
+      if (test.status !== 'failed') continue
+      const reason = (test.failureMessages?.[0] ?? '').split('\n')[0]
+      failures.push(`${path} > ${test.fullName}\n    ${reason}`)
+    }
+    // A file that failed to load has no test results, only a message.
+    if (file.status === 'failed' && (file.assertionResults ?? []).length === 0)
+      failures.push(`${path}\n    ${(file.message ?? '').split('\n')[0]}`)
+  }
+  return failures
+}
+
+/** Prints the totals, and the failed tests by name: a CI log's tail is often all a reader sees. */
 function printTotals() {
   let passed = 0
   let failed = 0
   let skipped = 0
+  const failures = []
   for (const report of listReports(join(root, 'packages')).concat(
     existsSync(join(root, 'apps')) ? listReports(join(root, 'apps')) : []
   )) {
@@ -101,7 +120,9 @@ function printTotals() {
     passed += json.numPassedTests ?? 0
     failed += json.numFailedTests ?? 0
     skipped += (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0)
+    failures.push(...failuresOf(json))
   }
+  if (failures.length > 0) console.log(`\nFailed:\n${failures.map((f) => `  ✖ ${f}`).join('\n')}`)
   console.log(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped`)
 }
 
