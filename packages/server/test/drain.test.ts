@@ -5,13 +5,13 @@ import { closeAfterEach, startServer, TestClient } from './harness.js'
 
 const cleanup = closeAfterEach()
 
-async function drainableServer(store = new MemoryConversationStore()) {
+async function drainableServer(store = new MemoryConversationStore(), wordDelayMs = 40) {
   const calls = new MicdropCalls()
   const outcomes: string[] = []
   const server = await startServer((socket) => {
     calls.add(
       new MicdropServer(socket, {
-        agent: new MockAgent({ answers: ['one two three four five six'], wordDelayMs: 40 }),
+        agent: new MockAgent({ answers: ['one two three four five six'], wordDelayMs }),
         stt: new MockSTT(),
         tts: new MockTTS(),
         store,
@@ -46,7 +46,8 @@ it('drain lets the answer in progress finish, stores it, then closes with 1012',
 })
 
 it('drain closes at the deadline when an answer takes too long', async () => {
-  const { calls, server } = await drainableServer()
+  // An answer of more than 2 s: the close at the 50 ms deadline cannot be mistaken for its end
+  const { calls, server } = await drainableServer(undefined, 400)
   const client = await TestClient.connect(server.url)
   await client.waitFor((c) => c.count('SkipAnswer') === 1)
   client.utterance()
@@ -55,7 +56,7 @@ it('drain closes at the deadline when an answer takes too long', async () => {
   await calls.drain({ deadlineMs: 50 })
   await client.waitForClose()
   expect(client.closeCode).toBe(1012)
-  expect(Date.now() - startedAt).toBeLessThan(150)
+  expect(Date.now() - startedAt).toBeLessThan(1000)
   expect(client.count('Message:assistant')).toBe(0)
 })
 

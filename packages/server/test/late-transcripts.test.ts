@@ -33,6 +33,9 @@ describe('a transcript in two pieces, 100 ms apart after StopSpeaking (MockSTT d
           utterances: [{ transcripts: ['Book a table', 'for two.'], delayMs: 100 }],
           transcriptEnd: signals,
         }),
+        // The second piece comes 100 ms after the first: well within the grace, however busy
+        // the machine is
+        transcriptGraceMs: 1000,
       })
       client.utterance()
       await client.waitFor((c) => c.count('Message:assistant') === 1)
@@ -85,7 +88,8 @@ describe('a piece later than the grace (an STT that cannot signal)', () => {
         utterances: [{ transcripts: ['Book a table', 'for two.'], delayMs: 100 }],
         transcriptEnd: false,
       }),
-      agent: new MockAgent({ firstWordDelayMs: 200 }),
+      // The late piece comes 100 ms after the first: long before the answer's first word
+      agent: new MockAgent({ firstWordDelayMs: 1000 }),
       transcriptGraceMs: 30,
     })
     const answer = 'You said: "Book a table for two."'
@@ -109,7 +113,8 @@ describe('a piece later than the grace (an STT that cannot signal)', () => {
   it('once the answer is heard: it plays to its end, then the piece is answered', async () => {
     const { client, server } = await call({
       stt: new MockSTT({
-        utterances: [{ transcripts: ['Book a table', 'for two.'], delayMs: 150 }],
+        // The late piece comes 500 ms after the first, long after the answer started playing
+        utterances: [{ transcripts: ['Book a table', 'for two.'], delayMs: 500 }],
         transcriptEnd: false,
       }),
       tts: new TaggedTTS({ chunkMs: 20, chunkDelayMs: 10 }),
