@@ -1,3 +1,5 @@
+import { WIRE_SAMPLE_RATE } from './pcm.js'
+
 /** Name under which the capture processor registers in the AudioWorklet scope. */
 export const CAPTURE_PROCESSOR_NAME = 'openmic-capture'
 
@@ -33,7 +35,7 @@ class OpenmicCaptureProcessor extends AudioWorkletProcessor {
   constructor(options) {
     super()
     const opts = (options && options.processorOptions) || {}
-    this.targetRate = opts.targetRate || 16000
+    this.targetRate = opts.targetRate || ${WIRE_SAMPLE_RATE}
     this.frameSamples = opts.frameSamples || 320
     this.ratio = sampleRate / this.targetRate
     this.kernel = lowPassKernel(this.ratio)
