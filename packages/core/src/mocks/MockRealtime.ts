@@ -5,6 +5,7 @@ import { RealtimeModel } from '../realtime/RealtimeModel.js'
 import { RealtimeResponse } from '../realtime/RealtimeResponse.js'
 import type { RealtimeRespondOptions, RealtimeSessionConfig } from '../realtime/types.js'
 import { ProviderError } from '../retry/ProviderError.js'
+import type { ModelUsage } from '../telemetry/reports.js'
 
 /** One scripted response of {@link MockRealtime}: spoken text, tool calls, a failure, a stall. */
 export type MockRealtimeAnswer =
@@ -16,6 +17,8 @@ export type MockRealtimeAnswer =
       error?: unknown
       /** Never output anything (until cancelled). */
       stall?: boolean
+      /** The tokens its end reports (cancelled or not), as a provider's `response.done` does. */
+      usage?: ModelUsage
     }
 
 /** An item of the mock session's conversation: what the model remembers. */
@@ -68,6 +71,8 @@ interface MockRun {
   timer?: NodeJS.Timeout
   /** Its item in the conversation (a spoken message). */
   item?: MockRealtimeItem
+  /** The tokens its script says it used, once it started. */
+  usage?: ModelUsage
 }
 
 const SAMPLE_RATE = 16_000
@@ -75,7 +80,7 @@ const SAMPLE_RATE = 16_000
 /**
  * A speech-to-speech model without a network, for tests, demos and benchmarks: scripted answers
  * spoken as a tone whose length follows the text, with their transcript word by word, scripted
- * transcripts of the user's commits, tool calls, failures and stalls, on timers (so it runs on
+ * transcripts of the user's commits, tool calls, failures, stalls and token usage, on timers (so it runs on
  * virtual time). It keeps the session's conversation ({@link MockRealtime.items}: what the model
  * would remember) and what it was asked.
  *
@@ -194,7 +199,7 @@ export class MockRealtime extends RealtimeModel {
     if (index === -1) return
     const [run] = this.queue.splice(index, 1)
     clearTimeout(run!.timer)
-    this.later(0, () => response.finish({ status: 'cancelled' }))
+    this.later(0, () => response.finish({ status: 'cancelled', ...usageOf(run!) }))
     if (index === 0) this.next()
   }
 
@@ -275,6 +280,7 @@ export class MockRealtime extends RealtimeModel {
 
   private script(run: MockRun, scripted: MockRealtimeAnswer, inConversation: boolean) {
     const answer = typeof scripted === 'string' ? { text: scripted } : scripted
+    run.usage = answer.usage
     if (answer.stall) return
     const words = answer.text?.match(/\s*\S+\s*/g) ?? []
     const steps: Array<{ delayMs: number; act: () => void }> = []
@@ -340,8 +346,8 @@ export class MockRealtime extends RealtimeModel {
       act: () => {
         this.queue.shift()
         if (answer.error !== undefined)
-          run.response.finish({ status: 'failed', error: answer.error })
-        else run.response.finish({ status: 'completed' })
+          run.response.finish({ status: 'failed', error: answer.error, ...usageOf(run) })
+        else run.response.finish({ status: 'completed', ...usageOf(run) })
         this.next()
       },
     })
@@ -412,6 +418,10 @@ export class MockRealtime extends RealtimeModel {
     }
     return chunks
   }
+}
+
+function usageOf(run: MockRun): { usage?: ModelUsage } {
+  return run.usage ? { usage: run.usage } : {}
 }
 
 function fromOpenmic(item: MicdropConversationItem, id: string): MockRealtimeItem {

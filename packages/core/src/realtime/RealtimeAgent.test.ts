@@ -4,6 +4,7 @@ import { answer, msOf, speak, tick, utter } from '../../test/realtime-call.js'
 import { MockRealtime, type MockRealtimeOptions } from '../mocks/MockRealtime.js'
 import { MockTTS } from '../mocks/MockTTS.js'
 import { ProviderError } from '../retry/ProviderError.js'
+import type { ModelCallReport } from '../telemetry/reports.js'
 import { RealtimeAgent, type RealtimeAgentOptions } from './RealtimeAgent.js'
 
 function setup(model: MockRealtimeOptions = {}, options: Partial<RealtimeAgentOptions> = {}) {
@@ -14,6 +15,13 @@ function setup(model: MockRealtimeOptions = {}, options: Partial<RealtimeAgentOp
 
 /** The model's memory, as `role:text` lines. */
 const memory = (mock: MockRealtime) => mock.items.map((item) => `${item.role}:${item.text}`)
+
+/** The agent's `ModelCallEnd` reports, as they come. */
+function modelCalls(agent: RealtimeAgent): ModelCallReport[] {
+  const reports: ModelCallReport[] = []
+  agent.on('ModelCallEnd', (report) => reports.push(report))
+  return reports
+}
 
 describe('RealtimeAgent: a turn', () => {
   it('transcribes the utterance, answers with the response asked for at its commit, plays its audio', async () => {
@@ -323,5 +331,95 @@ describe('RealtimeAgent: failures', () => {
     await tick(40)
     expect(transcript).not.toHaveBeenCalled()
     expect(mock.listenerCount('Failed')).toBe(0)
+  })
+})
+
+describe('RealtimeAgent: model call reports', () => {
+  it('a turn reports its response as one model call, with the usage its end gave', async () => {
+    const usage = { inputTokens: 120, outputTokens: 35 }
+    const { agent } = setup({ answers: [{ text: 'It is noon.', usage }], firstAudioDelayMs: 20 })
+    const reports = modelCalls(agent)
+    agent.addUserMessage(await utter(agent))
+    await answer(agent)
+    expect(reports).toEqual([
+      {
+        step: 0,
+        provider: 'mock',
+        startAt: expect.any(Number),
+        firstTokenAt: expect.any(Number),
+        endAt: expect.any(Number),
+        outcome: 'completed',
+        retries: [],
+        usage,
+        toolCalls: 0,
+      },
+    ])
+    const [report] = reports as [ModelCallReport]
+    expect(report.startAt).toBeLessThanOrEqual(report.firstTokenAt!)
+    expect(report.firstTokenAt).toBeLessThanOrEqual(report.endAt)
+  })
+
+  it('a tool round: one report per response, step 0 with its tool call, then step 1', async () => {
+    const { agent } = setup({
+      answers: [
+        {
+          text: 'Let me check.',
+          toolCalls: [{ name: 'get_time' }],
+          usage: { inputTokens: 100, outputTokens: 20 },
+        },
+        { text: 'It is noon.', usage: { inputTokens: 140, outputTokens: 8 } },
+      ],
+    })
+    agent.addTool({ name: 'get_time', description: 'The time', execute: () => '12:00' })
+    const reports = modelCalls(agent)
+    agent.addUserMessage(await utter(agent))
+    await answer(agent)
+    expect(
+      reports.map(({ step, outcome, toolCalls, usage }) => ({ step, outcome, toolCalls, usage }))
+    ).toEqual([
+      {
+        step: 0,
+        outcome: 'completed',
+        toolCalls: 1,
+        usage: { inputTokens: 100, outputTokens: 20 },
+      },
+      { step: 1, outcome: 'completed', toolCalls: 0, usage: { inputTokens: 140, outputTokens: 8 } },
+    ])
+    expect(reports[0]!.endAt).toBeLessThanOrEqual(reports[1]!.startAt)
+  })
+
+  it('a barge-in reports the response cancelled; the next turn starts at step 0', async () => {
+    const { agent } = setup({
+      answers: ['One two three four five six.', 'Yes?'],
+      chunkDelayMs: 5,
+    })
+    const reports = modelCalls(agent)
+    agent.addUserMessage(await utter(agent))
+    await answer(agent, (so) => msOf(so.audio) >= 120)
+    await tick()
+    expect(reports.map(({ step, outcome }) => ({ step, outcome }))).toEqual([
+      { step: 0, outcome: 'cancelled' },
+    ])
+    expect(reports[0]!.firstTokenAt).toBeDefined()
+    agent.addUserMessage(await utter(agent))
+    await answer(agent)
+    expect(reports.map(({ step, outcome }) => ({ step, outcome }))).toEqual([
+      { step: 0, outcome: 'cancelled' },
+      { step: 0, outcome: 'completed' },
+    ])
+  })
+
+  it('a failed response reports failed with its error and usage; once', async () => {
+    const refused = new ProviderError('Mock', 'invalid request', { status: 400 })
+    const { agent } = setup({
+      answers: [{ error: refused, usage: { inputTokens: 90, outputTokens: 0 } }],
+    })
+    agent.on('Failed', () => {})
+    const reports = modelCalls(agent)
+    agent.addUserMessage(await utter(agent))
+    await answer(agent)
+    expect(reports).toMatchObject([
+      { step: 0, outcome: 'failed', error: refused, usage: { inputTokens: 90, outputTokens: 0 } },
+    ])
   })
 })

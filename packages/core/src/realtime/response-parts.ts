@@ -6,7 +6,7 @@ import type { RealtimeResponseEnd } from './types.js'
 /**
  * A realtime response as the parts core's step loop reads (a model call): its transcript as text,
  * its function calls as tool calls, and its first audio as a sign of life (the first-token timeout
- * counts it). Aborting `signal` cancels the response. A response that failed, or was cancelled by
+ * counts it), and the tokens its end reports as its usage. Aborting `signal` cancels the response. A response that failed, or was cancelled by
  * the provider itself, throws its error: the step loop retries it or fails the answer.
  */
 export async function* responseParts(
@@ -62,6 +62,8 @@ export async function* responseParts(
       }
       if (signal.aborted) return
       if (end) {
+        // Read by the step loop into the call's report
+        if (end.usage) yield { type: 'usage', usage: end.usage }
         if (end.status === 'failed')
           throw end.error ?? new ProviderError(provider, 'response failed')
         if (end.status === 'cancelled' && !response.cancelled) {

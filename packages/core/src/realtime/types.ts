@@ -1,3 +1,5 @@
+import type { ModelUsage } from '../telemetry/reports.js'
+
 /** A tool as a realtime session offers it: its name, what it does, and its arguments' JSON Schema. */
 export interface RealtimeToolSpec {
   name: string
@@ -46,4 +48,9 @@ export interface RealtimeResponseEnd {
   status: 'completed' | 'incomplete' | 'cancelled' | 'failed'
   /** Why it failed (a `ProviderError` of the provider). */
   error?: unknown
+  /**
+   * The tokens the response used, when the provider reported them (a cancelled response's too):
+   * the `usage` of the agent's `ModelCallEnd` report.
+   */
+  usage?: ModelUsage
 }
