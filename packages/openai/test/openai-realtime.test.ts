@@ -206,6 +206,30 @@ describe('OpenaiRealtime: responses and items', () => {
     expect(fake.responses.every((response) => response.status === 'completed')).toBe(true)
   })
 
+  it("response.done's usage is the end's: all input and output tokens, a cancelled response's too", async () => {
+    const { fake, model } = await start()
+    model.configure(CONFIG)
+    const usage = { input: { text: 110, audio: 40, cached: 64 }, output: { text: 12, audio: 80 } }
+    fake
+      .replyResponse('Hi.', { msPerChar: 5, usage })
+      .replyResponseSteps({ type: 'usage', usage }, { type: 'stall' })
+      .replyResponse('Bye.', { msPerChar: 5 })
+    expect((await ended(model.respond())).end).toEqual({
+      status: 'completed',
+      usage: { inputTokens: 150, outputTokens: 92 },
+    })
+    const cut = model.respond()
+    await fake.waitForResponses(2)
+    await fake.waitFor(() => fake.responses[1]!.id !== undefined)
+    cut.cancel()
+    expect((await ended(cut)).end).toEqual({
+      status: 'cancelled',
+      usage: { inputTokens: 150, outputTokens: 92 },
+    })
+    // The fake, as an API that reports none: no usage
+    expect((await ended(model.respond())).end).toEqual({ status: 'completed' })
+  })
+
   it('items are created in the API shape, placed as asked; truncation never goes past the audio that came', async () => {
     const { fake, model } = await start()
     model.configure(CONFIG)

@@ -3,7 +3,12 @@
 // what the fake's conversation holds is what the model remembers.
 import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
-import { Logger, RealtimeAgent, type RealtimeAgentOptions } from '@openmic/core'
+import {
+  Logger,
+  RealtimeAgent,
+  type ModelCallReport,
+  type RealtimeAgentOptions,
+} from '@openmic/core'
 import {
   encodeClientHello,
   encodePlayed,
@@ -169,6 +174,49 @@ describe('a call with OpenaiRealtime', () => {
       'function_call_output',
     ])
     expect(memory(fake).at(-1)).toBe('assistant:Bye, take care.')
+  })
+
+  it('each response of an answer is a model call reported with the tokens the API counted', async () => {
+    const { fake, client, agent } = await call()
+    await client.waitFor(() => client.count('SkipAnswer') === 1)
+    agent().addTool({ name: 'get_time', description: 'The time', execute: () => '12:00' })
+    const reports: ModelCallReport[] = []
+    agent().on('ModelCallEnd', (report) => reports.push(report))
+    fake.replyTranscript('What time is it?')
+    fake.replyResponse('', {
+      toolCalls: [{ name: 'get_time' }],
+      usage: { input: { text: 200, audio: 30 }, output: { text: 15, audio: 0 } },
+    })
+    fake.replyResponse('It is noon.', {
+      msPerChar: 10,
+      usage: { input: { text: 240, audio: 30, cached: 192 }, output: { text: 5, audio: 44 } },
+    })
+    client.say()
+    await client.waitFor(() => client.count('Message', 'assistant') === 1)
+    expect(
+      reports.map(({ step, provider, outcome, toolCalls, usage }) => ({
+        step,
+        provider,
+        outcome,
+        toolCalls,
+        usage,
+      }))
+    ).toEqual([
+      {
+        step: 0,
+        provider: 'openai',
+        outcome: 'completed',
+        toolCalls: 1,
+        usage: { inputTokens: 230, outputTokens: 15 },
+      },
+      {
+        step: 1,
+        provider: 'openai',
+        outcome: 'completed',
+        toolCalls: 0,
+        usage: { inputTokens: 270, outputTokens: 49 },
+      },
+    ])
   })
 
   it('a resumed conversation: the stored history is created in the session before the user audio', async () => {

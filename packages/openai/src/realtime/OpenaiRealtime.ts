@@ -3,6 +3,7 @@ import {
   RealtimeModel,
   RealtimeResponse,
   type MicdropConversationItem,
+  type ModelUsage,
   type RealtimeRespondOptions,
   type RealtimeResponseEnd,
   type RealtimeSessionConfig,
@@ -12,6 +13,7 @@ import type {
   RealtimeClientEvent,
   RealtimeError,
   RealtimeResponseCreateParams,
+  RealtimeResponseUsage,
   RealtimeServerEvent,
 } from 'openai/resources/realtime/realtime'
 import { REALTIME_SAMPLE_RATE } from '../stt/session-update.js'
@@ -484,11 +486,28 @@ export class OpenaiRealtime extends RealtimeModel {
   }
 }
 
-/** How a `response.done` says the response ended. */
+/** How a `response.done` says the response ended, with the tokens it used. */
 function endOf(response: {
   status?: string
   status_details?: { error?: { message?: string; code?: string; type?: string } } | null
+  usage?: RealtimeResponseUsage | null
 }): RealtimeResponseEnd {
+  const usage = usageOf(response.usage)
+  return usage ? { ...statusOf(response), usage } : statusOf(response)
+}
+
+/**
+ * A response's `usage` as core counts tokens: all input (text, audio and cached, which the API
+ * counts in `input_tokens`) and all output (text and audio). None when the API sent none.
+ */
+function usageOf(usage: RealtimeResponseUsage | null | undefined): ModelUsage | undefined {
+  if (!usage || (usage.input_tokens === undefined && usage.output_tokens === undefined)) {
+    return undefined
+  }
+  return { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens }
+}
+
+function statusOf(response: Parameters<typeof endOf>[0]): RealtimeResponseEnd {
   switch (response.status) {
     case 'cancelled':
       return { status: 'cancelled' }

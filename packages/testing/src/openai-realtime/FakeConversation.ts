@@ -235,6 +235,9 @@ export class FakeConversation {
           return
         case 'stall':
           return
+        case 'usage':
+          playing.shape.usage = step.usage
+          break
         case 'audio':
           this.speak(playing, step.ms, step.chunkMs ?? DEFAULT_CHUNK_MS)
           break

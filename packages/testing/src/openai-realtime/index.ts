@@ -15,6 +15,7 @@ export type {
   FakeRealtimeHandshake,
   FakeRealtimeItem,
   FakeRealtimeResponseRecord,
+  FakeRealtimeUsage,
   FakeResponseStep,
   FakeTranscriptionStep,
 } from './types.js'

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import type { FakeRealtimeUsage } from './types.js'
 
 /** Server events of OpenAI's realtime conversations (responses and items), as the fake sends them. */
 
@@ -14,6 +15,7 @@ export interface ResponseShape {
   output: unknown[]
   metadata: unknown
   inConversation: boolean
+  usage?: FakeRealtimeUsage
 }
 
 export function responseObject(response: ResponseShape) {
@@ -26,7 +28,25 @@ export function responseObject(response: ResponseShape) {
     conversation_id: response.inConversation ? 'conv_fake' : null,
     output_modalities: ['audio'],
     metadata: response.metadata ?? null,
-    usage: null,
+    usage: response.usage ? usageObject(response.usage) : null,
+  }
+}
+
+/** A response's `usage`, as the API reports it (cached tokens are part of the input tokens). */
+function usageObject({ input, output }: FakeRealtimeUsage) {
+  const inputTokens = input.text + input.audio
+  const outputTokens = output.text + output.audio
+  return {
+    total_tokens: inputTokens + outputTokens,
+    input_tokens: inputTokens,
+    output_tokens: outputTokens,
+    input_token_details: {
+      text_tokens: input.text,
+      audio_tokens: input.audio,
+      image_tokens: 0,
+      cached_tokens: input.cached ?? 0,
+    },
+    output_token_details: { text_tokens: output.text, audio_tokens: output.audio },
   }
 }
 

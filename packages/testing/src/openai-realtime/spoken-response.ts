@@ -1,4 +1,4 @@
-import type { FakeResponseStep } from './types.js'
+import type { FakeRealtimeUsage, FakeResponseStep } from './types.js'
 
 /** Options of {@link spokenResponse}. */
 export interface FakeSpokenResponseOptions {
@@ -10,6 +10,8 @@ export interface FakeSpokenResponseOptions {
   wordDelayMs?: number
   /** Function calls after the speech (or instead of it, with an empty text). */
   toolCalls?: Array<{ name: string; arguments?: string | Record<string, unknown>; callId?: string }>
+  /** The tokens its `response.done` reports, cancelled or not (default: `usage: null`). */
+  usage?: FakeRealtimeUsage
 }
 
 /**
@@ -22,6 +24,7 @@ export function spokenResponse(
 ): FakeResponseStep[] {
   const { firstAudioMs = 0, msPerChar = 60, wordDelayMs = 0 } = options
   const steps: FakeResponseStep[] = []
+  if (options.usage) steps.push({ type: 'usage', usage: options.usage })
   if (firstAudioMs > 0) steps.push({ type: 'delay', ms: firstAudioMs })
   const words = text.match(/\s*\S+\s*/g) ?? []
   words.forEach((word, index) => {

@@ -70,6 +70,11 @@ export type FakeResponseStep =
   | { type: 'error'; message: string; code?: string; errorType?: string }
   /** Nothing more for this response until it is cancelled. */
   | { type: 'stall' }
+  /**
+   * The tokens its `response.done` reports (`usage`), from the point it is played: first, for a
+   * response that may be cancelled. Without it the usage is `null`.
+   */
+  | { type: 'usage'; usage: FakeRealtimeUsage }
   /** A raw message, a wait, a close handshake, a reset of the TCP connection. */
   | Extract<SocketStep, { type: 'event' | 'delay' | 'close' | 'reset' }>
 
@@ -106,4 +111,13 @@ export interface FakeRealtimeResponseRecord {
   id?: string
   /** How it ended, once it did. */
   status?: 'completed' | 'cancelled' | 'failed'
+}
+
+/**
+ * The tokens of a response, by kind: `response.done` carries them in the API's shape (totals,
+ * `input_token_details`, `output_token_details`).
+ */
+export interface FakeRealtimeUsage {
+  input: { text: number; audio: number; cached?: number }
+  output: { text: number; audio: number }
 }
