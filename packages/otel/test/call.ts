@@ -1,5 +1,5 @@
 // One simulated call (virtual time) with its server instrumented.
-import { MockAgent, type Agent, type STT, type TTS } from '@openmic/core'
+import { MockAgent, type Agent, type RealtimeAgent, type STT, type TTS } from '@openmic/core'
 import type { MicdropTurnMetrics } from '@openmic/core/protocol'
 import { MicdropServer, type MicdropServerOptions } from '@openmic/server'
 import { simulateCall, type CallScript } from '@openmic/testing/simulator'
@@ -8,6 +8,8 @@ import { instrumentCall, type InstrumentCallOptions } from '../src/index.js'
 
 export interface CallSetup {
   agent?: () => Agent
+  /** A speech-to-speech model as the call's agent, STT and TTS (in place of the three). */
+  realtime?: () => RealtimeAgent
   /** Wraps the simulator's STT or TTS (e.g. in a fallback). */
   stt?: (simulated: STT) => STT
   tts?: (simulated: TTS) => TTS
@@ -25,20 +27,24 @@ export async function instrumentedCall(
   const turns: MicdropTurnMetrics[] = []
   const result = await simulateCall(script, {
     server: (socket, parts) => {
-      const server = new MicdropServer(socket, {
-        ...parts,
-        agent: setup.agent?.() ?? new MockAgent({ answers: ['It is noon.'] }),
-        stt: setup.stt?.(parts.stt) ?? parts.stt,
-        tts: setup.tts?.(parts.tts) ?? parts.tts,
-        ...setup.server,
-      })
+      const { stt, tts, ...common } = parts
+      const voice = setup.realtime
+        ? { realtime: setup.realtime() }
+        : {
+            agent: setup.agent?.() ?? new MockAgent({ answers: ['It is noon.'] }),
+            stt: setup.stt?.(stt) ?? stt,
+            tts: setup.tts?.(tts) ?? tts,
+          }
+      const server = new MicdropServer(socket, { ...common, ...voice, ...setup.server })
       instrumentCall(server, { conversationId: parts.conversationId, ...options })
       server.on('Metrics', (metrics) => turns.push(metrics))
       setup.onServer?.(server)
       return server
     },
   })
-  expect(result.violations).toEqual([])
+  // The simulator's checks follow each answer by the tags its TTS puts in the audio, which a
+  // realtime model's own audio does not carry: they hold for a pipeline only
+  if (!setup.realtime) expect(result.violations).toEqual([])
   return { turns, result }
 }
 
