@@ -80,9 +80,9 @@ const SAMPLE_RATE = 16_000
 /**
  * A speech-to-speech model without a network, for tests, demos and benchmarks: scripted answers
  * spoken as a tone whose length follows the text, with their transcript word by word, scripted
- * transcripts of the user's commits, tool calls, failures, stalls and token usage, on timers (so it runs on
- * virtual time). It keeps the session's conversation ({@link MockRealtime.items}: what the model
- * would remember) and what it was asked.
+ * transcripts of the user's commits, tool calls, failures, stalls and token usage, on timers (so
+ * it runs on virtual time). It keeps the session's conversation ({@link MockRealtime.items}: what
+ * the model would remember) and what it was asked.
  *
  * @example
  * const model = new MockRealtime({ answers: ['Hello there!'], transcripts: ['Hi'] })

@@ -5,9 +5,10 @@ import type { RealtimeResponseEnd } from './types.js'
 
 /**
  * A realtime response as the parts core's step loop reads (a model call): its transcript as text,
- * its function calls as tool calls, and its first audio as a sign of life (the first-token timeout
- * counts it), and the tokens its end reports as its usage. Aborting `signal` cancels the response. A response that failed, or was cancelled by
- * the provider itself, throws its error: the step loop retries it or fails the answer.
+ * its function calls as tool calls, its first audio as a sign of life (the first-token timeout
+ * counts it), and the tokens its end reports as its usage. Aborting `signal` cancels the response.
+ * A response that failed, or was cancelled by the provider itself, throws its error: the step loop
+ * retries it or fails the answer.
  */
 export async function* responseParts(
   response: RealtimeResponse,
