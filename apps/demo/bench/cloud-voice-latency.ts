@@ -14,6 +14,7 @@
 // Usage: pnpm bench:cloud   (TURNS=200 by default, after one turn not counted; PIPELINES=mocks,gladia
 // runs only those)
 import type { AddressInfo } from 'node:net'
+import { loadavg } from 'node:os'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { MicdropServer } from '@openmic/server'
 import { WebSocketServer } from 'ws'
@@ -94,6 +95,11 @@ const chosen = await Promise.all(
     .filter(([id]) => !only || only.includes(id))
     .map(([, make]) => make(fakes))
 )
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(', ')
+const loadBefore = load()
 const startedAt = Date.now()
 const gcPauses = new GcPauses()
 const LOOP_RESOLUTION_MS = 10
@@ -102,7 +108,6 @@ loopDelay.enable()
 const results = await Promise.all(chosen.map(run))
 loopDelay.disable()
 gcPauses.stop()
-await Promise.all(chosen.map((pipeline) => pipeline.close()))
 fakes.close()
 
 const cell = (values: number[]) =>
@@ -110,7 +115,8 @@ const cell = (values: number[]) =>
 console.log(
   `\nEnd of speech → first answer audio at the client, minus the providers' scripted latency ` +
     `(STT 150, model 300, TTS 200 ms), and each stage as the server measured it minus its own; ` +
-    `${TURNS} turns per pipeline, all at once (${((Date.now() - startedAt) / 1000).toFixed(0)} s); ms, p50 | p99:\n`
+    `${TURNS} turns per pipeline, all at once (${((Date.now() - startedAt) / 1000).toFixed(0)} s, ` +
+    `load average ${loadBefore} before, ${load()} after); ms, p50 | p99:\n`
 )
 console.log(
   `| pipeline                                    | framework p50 |   p99 | STT p50 |   p99 | agent p50 |   p99 | TTS p50 |   p99 | stall p50 |   p99 | GC p50 |   p99 |`
@@ -137,5 +143,8 @@ console.log(
 )
 console.log(
   `\nLocal: its stages are its own compute (pocketsphinx, the agent, flite), shown as measured; its ` +
-    `framework time is the end to end minus those three stages.`
+    `framework time is the end to end minus those three stages. Stall: the client's playback ` +
+    `waiting for audio after the first frame (it has no jitter buffer, and fakes that pace their ` +
+    `audio at real time show their timers' lateness there). GC: the pauses between end of speech ` +
+    `and first audio.`
 )

@@ -34,9 +34,8 @@ export interface Pipeline {
   speech: Buffer
   /** The agent, STT and TTS of one call. */
   make(): { agent: Agent; stt: STT; tts: TTS }
-  /** Scripts the providers' next turn. */
+  /** Scripts the providers' next turn (its fakes are the host's, closed with it). */
   script(): void
-  close(): Promise<void>
 }
 
 const SCRIPTED = { stt: STT_MS, agent: MODEL_MS, tts: TTS_MS }
@@ -60,7 +59,6 @@ async function mocks(_host: FakeHost): Promise<Pipeline> {
       tts: new MockTTS({ firstAudioDelayMs: TTS_MS }),
     }),
     script: () => {},
-    close: async () => {},
   }
 }
 
@@ -87,9 +85,6 @@ function openaiSpeech(id: string, name: string, agent: (baseURL: string) => Agen
           { type: 'audio', firstByteMs: TTS_MS, chunkDelayMs: 'realtime' },
           { type: 'audio', firstByteMs: TTS_MS, chunkDelayMs: 'realtime' }
         )
-      },
-      close: async () => {
-        await Promise.all([chat.close(), realtime.close(), speech.close()])
       },
     }
   }
@@ -124,9 +119,6 @@ async function mistral(host: FakeHost): Promise<Pipeline> {
         speech.replySpeech(sentence, { firstEventDelayMs: TTS_MS, chunks: 10, chunkDelayMs: 100 })
       }
     },
-    close: async () => {
-      await Promise.all([chat.close(), realtime.close(), speech.close()])
-    },
   }
 }
 
@@ -154,9 +146,6 @@ async function gladia(host: FakeHost): Promise<Pipeline> {
         { type: 'audio', firstByteMs: TTS_MS, chunkDelayMs: 'realtime' }
       )
     },
-    close: async () => {
-      await Promise.all([live.close(), chat.close(), speech.close()])
-    },
   }
 }
 
@@ -170,7 +159,7 @@ async function gradium(host: FakeHost): Promise<Pipeline> {
   })
   return {
     id: 'gradium',
-    name: 'GradiumSTT + OpenaiAgent + GradiumTTS',
+    name: 'GradiumSTT (trailingTextMs 0) + OpenaiAgent + GradiumTTS',
     scriptedMs: SCRIPTED,
     speech: FAKE_SPEECH,
     make: () => ({
@@ -182,9 +171,6 @@ async function gradium(host: FakeHost): Promise<Pipeline> {
       asr.replyTranscript(QUESTION, { delayMs: STT_MS })
       replyAnswer(chat)
       speech.reply({ kind: 'speech', firstAudioDelayMs: TTS_MS })
-    },
-    close: async () => {
-      await Promise.all([chat.close(), asr.close(), speech.close()])
     },
   }
 }
@@ -210,9 +196,6 @@ async function elevenlabs(host: FakeHost): Promise<Pipeline> {
     script: () => {
       scribe.replyTranscript(QUESTION, { delayMs: STT_MS })
       replyAnswer(chat)
-    },
-    close: async () => {
-      await Promise.all([chat.close(), scribe.close(), speech.close()])
     },
   }
 }
@@ -240,9 +223,6 @@ async function cartesia(host: FakeHost): Promise<Pipeline> {
       stt.replyTranscript(QUESTION, { delayMs: STT_MS })
       replyAnswer(chat)
     },
-    close: async () => {
-      await Promise.all([chat.close(), stt.close(), tts.close()])
-    },
   }
 }
 
@@ -257,7 +237,6 @@ async function local(_host: FakeHost): Promise<Pipeline> {
     speech,
     make: () => ({ agent: new LocalAgent(), stt: new LocalSTT(), tts: new LocalTTS() }),
     script: () => {},
-    close: async () => {},
   }
 }
 

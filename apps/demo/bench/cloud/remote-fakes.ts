@@ -33,18 +33,13 @@ export class FakeHost {
       (...args: unknown[]) =>
         void this.request({ fake, method, args })
     return new Proxy({ baseURL, serverURL } as RemoteFake, {
-      // Not a promise (`then`), and closed with the host.
+      // Not a promise (`then` is not a method of a fake).
       get: (target, key: string) =>
-        key === 'then'
-          ? undefined
-          : key === 'close'
-            ? async () => {}
-            : key in target
-              ? target[key]
-              : call(key),
+        key === 'then' ? undefined : key in target ? target[key] : call(key),
     })
   }
 
+  /** Ends the child process, and with it every fake. */
   close(): void {
     this.child.disconnect()
   }
