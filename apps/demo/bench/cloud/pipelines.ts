@@ -47,6 +47,12 @@ function replyAnswer(chat: RemoteFake) {
   ])
 }
 
+/** The fake OpenAI speech's audio for the answer's two sentences, at real-time pace. */
+function replySpeech(speech: RemoteFake) {
+  const sentence = { type: 'audio', firstByteMs: TTS_MS, chunkDelayMs: 'realtime' }
+  speech.enqueue(sentence, sentence)
+}
+
 async function mocks(_host: FakeHost): Promise<Pipeline> {
   return {
     id: 'mocks',
@@ -81,10 +87,7 @@ function openaiSpeech(id: string, name: string, agent: (baseURL: string) => Agen
       script: () => {
         realtime.replyTranscript(QUESTION, { delayMs: STT_MS })
         replyAnswer(chat)
-        speech.enqueue(
-          { type: 'audio', firstByteMs: TTS_MS, chunkDelayMs: 'realtime' },
-          { type: 'audio', firstByteMs: TTS_MS, chunkDelayMs: 'realtime' }
-        )
+        replySpeech(speech)
       },
     }
   }
@@ -141,10 +144,7 @@ async function gladia(host: FakeHost): Promise<Pipeline> {
       // The final comes STT_MS after stop_recording, then end_recording.
       live.replyTranscript(QUESTION, { delayMs: STT_MS, partials: [] })
       replyAnswer(chat)
-      speech.enqueue(
-        { type: 'audio', firstByteMs: TTS_MS, chunkDelayMs: 'realtime' },
-        { type: 'audio', firstByteMs: TTS_MS, chunkDelayMs: 'realtime' }
-      )
+      replySpeech(speech)
     },
   }
 }
