@@ -1,344 +1,150 @@
-// End of speech → first answer audio at the client, through a real MicdropServer and a real
-// WebSocket client on 127.0.0.1, with the cloud providers' own classes talking to openmic's fake
-// servers whose latencies are scripted: STT final 150 ms after the commit, model first token
-// 300 ms, TTS first byte 200 ms. What is left once those 650 ms are taken out is the framework's
-// own time. The same turn with core's mocks scripted to the same latencies stands beside it, as
-// the reference: the server's path without any provider client.
-// Usage: pnpm bench:cloud   (TURNS=40 by default; PIPELINES=mocks,gladia runs only those)
+// The framework's own time in a whole turn, for every shipped pipeline: end of speech → first
+// answer audio at the client, through a real MicdropServer and a WebSocket client on 127.0.0.1
+// that streams its speech and plays the answer in real time (bench/cloud/playing-client.ts). The
+// providers' own classes talk to openmic's fake servers with scripted latencies (STT 150, model
+// 300, TTS 200 ms: bench/cloud/pipelines.ts), run in a child process as a real provider runs on
+// its own machine (bench/cloud/remote-fakes.ts); what is left once the scripted latencies are
+// taken out is openmic's (with the client's share, which the mocks' row shows).
+// Core's mocks scripted the same way are the reference. The local pipeline has no script: its
+// stages are its own compute, so its framework time is the end to end minus the three stages as
+// the server measured them (what the call adds between and around them).
+//
+// All pipelines run in the same process at once, one call each, their turns drifting against each
+// other (a random pause after each), so the machine's noise and each other's work hit all alike.
+// Usage: pnpm bench:cloud   (TURNS=200 by default, after one turn not counted; PIPELINES=mocks,gladia
+// runs only those)
 import type { AddressInfo } from 'node:net'
-import type { MicdropTurnMetrics } from '@openmic/core/protocol'
-import { MockAgent, MockSTT, MockTTS, type Agent, type STT, type TTS } from '@openmic/core'
-import { CartesiaSTT, CartesiaTTS } from '@openmic/cartesia'
-import { GladiaSTT } from '@openmic/gladia'
-import { GradiumSTT, GradiumTTS } from '@openmic/gradium'
-import { ElevenLabsSTT, ElevenLabsTTS } from '@openmic/elevenlabs'
-import { MistralAgent, MistralSTT, MistralTTS } from '@openmic/mistral'
-import { OpenaiAgent, OpenaiSTT, OpenaiTTS } from '@openmic/openai'
+import { loadavg } from 'node:os'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { MicdropServer } from '@openmic/server'
-import {
-  createFakeCartesiaSTT,
-  createFakeCartesiaTTS,
-  createFakeGladiaLive,
-  createFakeGradiumSTT,
-  createFakeGradiumTTS,
-  createFakeElevenLabsSTT,
-  createFakeElevenLabsTTS,
-  createFakeMistral,
-  createFakeMistralRealtime,
-  createFakeMistralSpeech,
-  createFakeOpenAI,
-  createFakeOpenaiRealtime,
-  createFakeOpenaiSpeech,
-  float32Sine,
-} from '@openmic/testing'
-import WebSocket, { WebSocketServer } from 'ws'
+import { WebSocketServer } from 'ws'
+import { pipelines, type Pipeline } from './cloud/pipelines.js'
+import { GcPauses } from './cloud/gc-pauses.js'
+import { FakeHost } from './cloud/remote-fakes.js'
+import { PlayingClient, type HeardTurn } from './cloud/playing-client.js'
 
-const TURNS = Number(process.env.TURNS ?? 40)
-const STT_MS = 150
-const MODEL_MS = 300
-const TTS_MS = 200
-const SCRIPTED_MS = STT_MS + MODEL_MS + TTS_MS
-const CHUNK = Buffer.alloc(3200, 1) // 100 ms of PCM16 16 kHz
-const ANSWER = 'It is noon. Anything else?'
+const TURNS = Number(process.env.TURNS ?? 200)
+const only = process.env.PIPELINES?.split(',')
 
-interface Pipeline {
-  name: string
-  /** The agent, STT and TTS of one call. */
-  make(): { agent: Agent; stt: STT; tts: TTS }
-  /** Scripts the providers' next turn. */
-  script(): void
-  close(): Promise<void>
+interface Turn {
+  /** End of speech → first audio at the client, minus the scripted latencies (local: its stages). */
+  framework: number
+  /** Each stage as the server measured it, minus its scripted latency. */
+  stt: number
+  agent: number
+  tts: number
+  stall: number
+  /** The garbage collector's pauses between end of speech and first audio. */
+  gc: number
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
+  const sorted = values.filter((value) => !Number.isNaN(value)).sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN
 }
 
-async function mocks(): Promise<Pipeline> {
+function frameworkTime(pipeline: Pipeline, heard: HeardTurn): Turn {
+  const { sttMs = NaN, agentFirstTextMs = NaN, ttsFirstAudioMs = NaN } = heard.metrics
+  const { stt, agent, tts } = pipeline.scriptedMs
+  const scripted = stt + agent + tts
   return {
-    name: 'core mocks (reference)',
-    make: () => ({
-      agent: new MockAgent({ answers: [ANSWER], firstWordDelayMs: MODEL_MS }),
-      stt: new MockSTT({ utterances: [{ transcripts: 'What time is it?', delayMs: STT_MS }] }),
-      tts: new MockTTS({ firstAudioDelayMs: TTS_MS }),
-    }),
-    script: () => {},
-    close: async () => {},
+    framework:
+      heard.firstAudioMs - (scripted > 0 ? scripted : sttMs + agentFirstTextMs + ttsFirstAudioMs),
+    stt: sttMs - stt,
+    agent: agentFirstTextMs - agent,
+    tts: ttsFirstAudioMs - tts,
+    stall: heard.stallMs,
+    gc: gcPauses.within(heard.stoppedAt, heard.stoppedAt + heard.firstAudioMs),
   }
 }
 
-async function openai(): Promise<Pipeline> {
-  const chat = await createFakeOpenAI()
-  const realtime = await createFakeOpenaiRealtime()
-  const speech = await createFakeOpenaiSpeech()
-  return {
-    name: 'OpenaiSTT + OpenaiAgent + OpenaiTTS',
-    make: () => ({
-      agent: new OpenaiAgent({ apiKey: 'k', baseURL: chat.baseURL, systemPrompt: 'Be brief.' }),
-      stt: new OpenaiSTT({ apiKey: 'k', baseURL: realtime.baseURL }),
-      tts: new OpenaiTTS({ apiKey: 'k', baseURL: speech.baseURL }),
-    }),
-    script: () => {
-      realtime.replyTranscript('What time is it?', { delayMs: STT_MS })
-      chat.replyParts([
-        { type: 'delay', ms: MODEL_MS },
-        { type: 'text', delta: ANSWER },
-      ])
-      speech.enqueue(
-        { type: 'audio', firstByteMs: TTS_MS, chunkDelayMs: 'realtime' },
-        { type: 'audio', firstByteMs: TTS_MS, chunkDelayMs: 'realtime' }
-      )
-    },
-    close: async () => {
-      await Promise.all([chat.close(), realtime.close(), speech.close()])
-    },
-  }
-}
-
-interface Turn {
-  /** End of speech → first audio at the client, minus the scripted latencies. */
-  framework: number
-  /** The server's own measures of each stage, minus that stage's scripted latency. */
-  stt: number
-  agent: number
-  tts: number
-}
-
-async function measure(pipeline: Pipeline): Promise<Turn[]> {
+async function run(pipeline: Pipeline): Promise<{ heard: HeardTurn[]; lost: number }> {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 })
   await new Promise((resolve) => wss.once('listening', resolve))
   wss.on(
     'connection',
     (socket) => new MicdropServer(socket, { ...pipeline.make(), sendMetrics: true })
   )
-  const url = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`
-  const socket = new WebSocket(url)
-  await new Promise((resolve) => socket.once('open', resolve))
-  let onAudio: (() => void) | undefined
-  let onAnswer: (() => void) | undefined
-  let onMetrics: ((metrics: MicdropTurnMetrics) => void) | undefined
-  socket.on('message', (data, isBinary) => {
-    if (isBinary) return onAudio?.()
-    const text = data.toString()
-    if (text.startsWith('Message {"role":"assistant"')) onAnswer?.()
-    if (text.startsWith('Metrics ')) onMetrics?.(JSON.parse(text.slice('Metrics '.length)))
-  })
-  await sleep(300) // the STT's socket opens at the start of the call
-  const turns: Turn[] = []
+  const client = await PlayingClient.connect(
+    `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`
+  )
+  await sleep(500 + Math.random() * 1000) // the STT's socket opens; the calls start apart
+  // One turn first, not counted: the first of a process loads code and warms the JIT.
+  pipeline.script()
+  await client.turn(pipeline.speech)
+  const heard: HeardTurn[] = []
+  let lost = 0
   for (let turn = 0; turn < TURNS; turn++) {
     pipeline.script()
-    socket.send('StartSpeaking')
-    for (let i = 0; i < 5; i++) {
-      socket.send(CHUNK)
-      await sleep(20)
-    }
-    const firstAudio = new Promise<number>((resolve) => {
-      onAudio = () => {
-        onAudio = undefined
-        resolve(performance.now())
-      }
-    })
-    const answered = new Promise<void>((resolve) => (onAnswer = resolve))
-    const metrics = new Promise<MicdropTurnMetrics>((resolve) => (onMetrics = resolve))
-    const stoppedAt = performance.now()
-    socket.send('StopSpeaking')
-    const framework = (await firstAudio) - stoppedAt - SCRIPTED_MS
-    const { sttMs = NaN, agentFirstTextMs = NaN, ttsFirstAudioMs = NaN } = await metrics
-    turns.push({
-      framework,
-      stt: sttMs - STT_MS,
-      agent: agentFirstTextMs - MODEL_MS,
-      tts: ttsFirstAudioMs - TTS_MS,
-    })
-    await answered
-    await sleep(1500) // the answer's audio plays out
+    const one = await client.turn(pipeline.speech)
+    if (one) heard.push(one)
+    else lost++
+    if ((turn + 1) % 50 === 0) console.error(`${pipeline.id}: ${turn + 1} turns`)
+    await sleep(100 + Math.random() * 300) // the user's pause, and the calls drift apart
   }
-  socket.close()
+  client.close()
   wss.close()
-  return turns
+  return { heard, lost }
 }
 
-async function mistral(): Promise<Pipeline> {
-  const chat = await createFakeMistral()
-  const realtime = await createFakeMistralRealtime()
-  const speech = await createFakeMistralSpeech()
-  const sentence = float32Sine(24_000) // one second of speech per sentence
-  return {
-    name: 'MistralSTT + MistralAgent + MistralTTS',
-    make: () => ({
-      agent: new MistralAgent({
-        apiKey: 'k',
-        serverURL: chat.serverURL,
-        systemPrompt: 'Be brief.',
-      }),
-      stt: new MistralSTT({ apiKey: 'k', serverURL: realtime.serverURL }),
-      tts: new MistralTTS({ apiKey: 'k', serverURL: speech.serverURL }),
-    }),
-    script: () => {
-      realtime.replyTranscript('What time is it?', { delayMs: STT_MS, deltas: [] })
-      chat.replyParts([
-        { type: 'delay', ms: MODEL_MS },
-        { type: 'text', delta: ANSWER },
-      ])
-      speech.replySpeech(sentence, { firstEventDelayMs: TTS_MS, chunks: 10, chunkDelayMs: 100 })
-      speech.replySpeech(sentence, { firstEventDelayMs: TTS_MS, chunks: 10, chunkDelayMs: 100 })
-    },
-    close: async () => {
-      await Promise.all([chat.close(), realtime.close(), speech.close()])
-    },
-  }
-}
+const fakes = new FakeHost()
+const chosen = await Promise.all(
+  Object.entries(pipelines)
+    .filter(([id]) => !only || only.includes(id))
+    .map(([, make]) => make(fakes))
+)
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(', ')
+const loadBefore = load()
+const startedAt = Date.now()
+const gcPauses = new GcPauses()
+const LOOP_RESOLUTION_MS = 10
+const loopDelay = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS })
+loopDelay.enable()
+const results = await Promise.all(chosen.map(run))
+loopDelay.disable()
+gcPauses.stop()
+fakes.close()
 
-/** Gladia transcribes; OpenAI's agent and speech (on their fakes) answer. */
-async function gladia(): Promise<Pipeline> {
-  const live = await createFakeGladiaLive()
-  const chat = await createFakeOpenAI()
-  const speech = await createFakeOpenaiSpeech()
-  return {
-    name: 'GladiaSTT + OpenaiAgent + OpenaiTTS',
-    make: () => ({
-      agent: new OpenaiAgent({ apiKey: 'k', baseURL: chat.baseURL, systemPrompt: 'Be brief.' }),
-      stt: new GladiaSTT({ apiKey: 'k', baseURL: live.baseURL }),
-      tts: new OpenaiTTS({ apiKey: 'k', baseURL: speech.baseURL }),
-    }),
-    script: () => {
-      // The final comes STT_MS after stop_recording, then end_recording.
-      live.replyTranscript('What time is it?', { delayMs: STT_MS, partials: [] })
-      chat.replyParts([
-        { type: 'delay', ms: MODEL_MS },
-        { type: 'text', delta: ANSWER },
-      ])
-      speech.enqueue(
-        { type: 'audio', firstByteMs: TTS_MS, chunkDelayMs: 'realtime' },
-        { type: 'audio', firstByteMs: TTS_MS, chunkDelayMs: 'realtime' }
-      )
-    },
-    close: async () => {
-      await Promise.all([live.close(), chat.close(), speech.close()])
-    },
-  }
-}
-
-/**
- * Gradium's speech with OpenaiAgent (Gradium has no model). `trailingTextMs` is GradiumSTT's wait
- * for text after `flushed` (default 100 ms): the row with 0 shows the framework without it.
- */
-function gradium(trailingTextMs?: number) {
-  return async (): Promise<Pipeline> => {
-    const chat = await createFakeOpenAI()
-    const asr = await createFakeGradiumSTT()
-    const speech = await createFakeGradiumTTS({ msPerWord: 250, wordDelayMs: 'realtime' })
-    return {
-      name:
-        'GradiumSTT + OpenaiAgent + GradiumTTS' +
-        (trailingTextMs === undefined ? '' : ` (trailingTextMs ${trailingTextMs})`),
-      make: () => ({
-        agent: new OpenaiAgent({ apiKey: 'k', baseURL: chat.baseURL, systemPrompt: 'Be brief.' }),
-        stt: new GradiumSTT({ apiKey: 'k', baseURL: asr.baseURL, trailingTextMs }),
-        tts: new GradiumTTS({ apiKey: 'k', baseURL: speech.baseURL, voiceId: 'v' }),
-      }),
-      script: () => {
-        asr.replyTranscript('What time is it?', { delayMs: STT_MS })
-        chat.replyParts([
-          { type: 'delay', ms: MODEL_MS },
-          { type: 'text', delta: ANSWER },
-        ])
-        speech.reply({ kind: 'speech', firstAudioDelayMs: TTS_MS })
-      },
-      close: async () => {
-        await Promise.all([chat.close(), asr.close(), speech.close()])
-      },
-    }
-  }
-}
-
-async function elevenlabs(): Promise<Pipeline> {
-  const chat = await createFakeOpenAI()
-  const scribe = await createFakeElevenLabsSTT()
-  // 60 ms of speech a character, sent at 3x real time.
-  const voice = { firstAudioDelayMs: TTS_MS, msPerChar: 60, charsPerMessage: 8, chunkDelayMs: 160 }
-  const speech = await createFakeElevenLabsTTS({ defaultReply: { type: 'speech', ...voice } })
-  return {
-    name: 'ElevenLabsSTT + OpenaiAgent + ElevenLabsTTS',
-    make: () => ({
-      agent: new OpenaiAgent({ apiKey: 'k', baseURL: chat.baseURL, systemPrompt: 'Be brief.' }),
-      stt: new ElevenLabsSTT({ apiKey: 'k', baseURL: scribe.baseURL }),
-      tts: new ElevenLabsTTS({ apiKey: 'k', voiceId: 'v', baseURL: speech.baseURL }),
-    }),
-    script: () => {
-      scribe.replyTranscript('What time is it?', { delayMs: STT_MS })
-      chat.replyParts([
-        { type: 'delay', ms: MODEL_MS },
-        { type: 'text', delta: ANSWER },
-      ])
-    },
-    close: async () => {
-      await Promise.all([chat.close(), scribe.close(), speech.close()])
-    },
-  }
-}
-
-/** Cartesia has no LLM: its speech around OpenaiAgent, as a Cartesia user would pair them. */
-async function cartesia(): Promise<Pipeline> {
-  const chat = await createFakeOpenAI()
-  const stt = await createFakeCartesiaSTT()
-  // Cartesia's audio at real-time pace after its first byte (40 ms chunks, 40 ms apart).
-  const tts = await createFakeCartesiaTTS({ firstAudioDelayMs: TTS_MS, chunkDelayMs: 40 })
-  return {
-    name: 'CartesiaSTT + OpenaiAgent + CartesiaTTS',
-    make: () => ({
-      agent: new OpenaiAgent({ apiKey: 'k', baseURL: chat.baseURL, systemPrompt: 'Be brief.' }),
-      stt: new CartesiaSTT({ apiKey: 'k', baseURL: stt.baseURL }),
-      tts: new CartesiaTTS({ apiKey: 'k', baseURL: tts.baseURL, voiceId: 'v' }),
-    }),
-    script: () => {
-      stt.replyTranscript('What time is it?', { delayMs: STT_MS })
-      chat.replyParts([
-        { type: 'delay', ms: MODEL_MS },
-        { type: 'text', delta: ANSWER },
-      ])
-    },
-    close: async () => {
-      await Promise.all([chat.close(), stt.close(), tts.close()])
-    },
-  }
-}
-
-const rows: string[] = []
 const cell = (values: number[]) =>
-  `${quantile(values, 0.5).toFixed(1).padStart(6)} | ${quantile(values, 0.99).toFixed(1).padStart(6)}`
-const only = process.env.PIPELINES?.split(',')
-const pipelines = {
-  mocks,
-  openai,
-  mistral,
-  gradium: gradium(),
-  gradium0: gradium(0),
-  elevenlabs,
-  cartesia,
-  gladia,
-}
-for (const [id, make] of Object.entries(pipelines)) {
-  if (only && !only.includes(id)) continue
-  const pipeline = await make()
-  const turns = await measure(pipeline)
-  await pipeline.close()
+  `${quantile(values, 0.5).toFixed(1).padStart(5)} | ${quantile(values, 0.99).toFixed(1).padStart(5)}`
+console.log(
+  `\nEnd of speech → first answer audio at the client, minus the providers' scripted latency ` +
+    `(STT 150, model 300, TTS 200 ms), and each stage as the server measured it minus its own; ` +
+    `${TURNS} turns per pipeline, all at once (${((Date.now() - startedAt) / 1000).toFixed(0)} s, ` +
+    `load average ${loadBefore} before, ${load()} after); ms, p50 | p99:\n`
+)
+console.log(
+  `| pipeline                                    | framework p50 |   p99 | STT p50 |   p99 | agent p50 |   p99 | TTS p50 |   p99 | stall p50 |   p99 | GC p50 |   p99 |`
+)
+console.log(
+  `| ------------------------------------------- | ----: | ----: | ----: | ----: | ----: | ----: | ----: | ----: | ----: | ----: | ----: | ----: |`
+)
+chosen.forEach((pipeline, i) => {
+  const { heard, lost } = results[i]!
+  const turns = heard.map((one) => frameworkTime(pipeline, one))
   const column = (key: keyof Turn) => cell(turns.map((turn) => turn[key]))
-  rows.push(
-    `| ${pipeline.name.padEnd(38)} | ${column('framework')} | ${column('stt')} | ${column('agent')} | ${column('tts')} |`
+  const name = pipeline.name + (lost ? ` (${lost} lost)` : '')
+  console.log(
+    `| ${name.padEnd(43)} | ${column('framework')} | ${column('stt')} | ${column('agent')} | ${column('tts')} | ${column('stall')} | ${column('gc')} |`
   )
-}
+})
+const gc = gcPauses.summary()
+// The histogram holds the time between its timer's runs: its interval, and the delay beyond it.
+const ms = (ns: number) => Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS).toFixed(1)
 console.log(
-  `End of speech → first audio at the client, minus ${SCRIPTED_MS} ms of scripted provider ` +
-    `latency, and each stage as the server measured it minus its own (${TURNS} turns each; ms, p50 | p99):\n`
+  `\nEvent loop delay p50 ${ms(loopDelay.percentile(50))}, p99 ${ms(loopDelay.percentile(99))}, ` +
+    `max ${ms(loopDelay.max)} ms; GC: ${gc.count} pauses, ${gc.totalMs.toFixed(0)} ms in all, ` +
+    `longest ${gc.maxMs.toFixed(1)} ms.`
 )
 console.log(
-  `| pipeline                               | total p50 | p99 | STT p50 | p99 | agent p50 | p99 | TTS p50 | p99 |`
+  `\nLocal: its stages are its own compute (pocketsphinx, the agent, flite), shown as measured; its ` +
+    `framework time is the end to end minus those three stages. Stall: the client's playback ` +
+    `waiting for audio after the first frame (it has no jitter buffer, and fakes that pace their ` +
+    `audio at real time show their timers' lateness there). GC: the pauses between end of speech ` +
+    `and first audio.`
 )
-console.log(
-  `| -------------------------------------- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`
-)
-for (const row of rows) console.log(row)
