@@ -1,6 +1,8 @@
+import type { STT } from '@openmic/core'
+
 export interface TurnTranscriptOptions {
-  /** Whether the STT emits `TranscriptEnd` after the last `Transcript` of each utterance (read when needed). */
-  signalsEnd: () => boolean
+  /** The STT: whether it emits `TranscriptEnd` after each utterance's last `Transcript` is read when needed. */
+  stt: Pick<STT, 'signalsTranscriptEnd'>
   /** Without the signal: how long after the last piece the transcript is taken as complete (ms). */
   graceMs: number
   /** After the user stopped speaking, the longest wait for the transcript to complete (ms). */
@@ -72,7 +74,7 @@ export class TurnTranscript {
     this.stopWaiting()
     this.speaking = false
     this.waitingForEnd = true
-    if (this.options.signalsEnd()) {
+    if (this.options.stt.signalsTranscriptEnd) {
       if (this.open === 0) return this.settle()
     } else {
       if (!transcribing) return this.settle()
@@ -93,7 +95,7 @@ export class TurnTranscript {
     if (trimmed !== '') this.pieces.push(trimmed)
     this.heardSinceStart = true
     if (this.speaking) return
-    const signals = this.options.signalsEnd()
+    const signals = this.options.stt.signalsTranscriptEnd
     if (!this.waitingForEnd) {
       if (trimmed === '') return
       // Late, after the turn's transcript was complete: nothing tells when the STT is done with it.
@@ -117,7 +119,7 @@ export class TurnTranscript {
    * ends cannot tell which one failed: none is waited for any more.
    */
   failed(): boolean {
-    if (!this.options.signalsEnd()) {
+    if (!this.options.stt.signalsTranscriptEnd) {
       this.open = 0
       if (this.waitingForEnd) this.settle()
       return true

@@ -48,7 +48,7 @@ export class MicdropServer extends CallServer<MicdropServerEvents> {
   /** With the `vad` option: the turns the server hears, instead of the client's. */
   private readonly turns?: VadTurns
   /** The client's frames that the server's VAD makes meaningless, already logged once. */
-  private readonly ignoredWithVad = new Set<string>()
+  private ignoredWithVad?: Set<string>
 
   constructor(
     readonly socket: WebSocket,
@@ -155,6 +155,7 @@ export class MicdropServer extends CallServer<MicdropServerEvents> {
 
   /** A frame the server's VAD takes the place of: logged the first time, never an error. */
   private ignoreWithVad(frame: string) {
+    this.ignoredWithVad ??= new Set()
     if (this.ignoredWithVad.has(frame)) return
     this.ignoredWithVad.add(frame)
     this.log(
