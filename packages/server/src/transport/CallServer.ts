@@ -288,6 +288,11 @@ export abstract class CallServer<
     return this.store?.holdIncoming(handle) ?? false
   }
 
+  /** The history is loading (with a store): what the other side sends now is to be held. */
+  protected get loadingHistory(): boolean {
+    return this.store?.loading ?? false
+  }
+
   /** What the other side does, as an openmic client's `Hello` says (then call `input.clientKnown()`). */
   protected clientSaidHello(hello: MicdropClientHello): void {
     this.call.captions = hello.captions === true
@@ -389,7 +394,7 @@ export abstract class CallServer<
   private send(name: MicdropServerCommand, payload?: unknown) {
     if (this.ended && !this.sendingFinal) return
     if (PLAYBACK_FRAMES.has(name)) this.sendFrame(name, payload)
-    else this.deliver(() => this.sendFrame(name, payload))
+    else this.deliver(name, payload)
     if (name === 'Interrupt' || name === 'Resume') this.settleBargeIn(name)
   }
 
@@ -401,12 +406,10 @@ export abstract class CallServer<
    */
   private change(change: ConversationChange, how: { frame: boolean; record: boolean }) {
     if (this.ended && !this.sendingFinal) return
-    const [name, payload] =
-      change.type === 'item'
-        ? (['Message', change.item] as const)
-        : (['CancelLastUserMessage', undefined] as const)
+    const name = change.type === 'item' ? 'Message' : 'CancelLastUserMessage'
+    const payload = change.type === 'item' ? change.item : undefined
     if (how.record) this.store?.record(name, payload)
-    if (how.frame) this.deliver(() => this.sendFrame(name, payload))
+    if (how.frame) this.deliver(name, payload)
     if (!how.record) return
     if (change.type === 'item') this.safeEmit('Message', change.item)
     else this.safeEmit('CancelLastUserMessage')
@@ -442,8 +445,8 @@ export abstract class CallServer<
   }
 
   /** Sends now, or after the store writes that frames wait for. */
-  private deliver(send: () => void) {
-    if (this.store) this.store.gate.deliver(send)
-    else send()
+  private deliver(name: MicdropServerCommand, payload: unknown) {
+    if (this.store) this.store.gate.deliver(() => this.sendFrame(name, payload))
+    else this.sendFrame(name, payload)
   }
 }
