@@ -3,13 +3,14 @@
 // turn, and per turn divided by the client process's: the client does the same work per turn for
 // every server, so the ratio holds across machines and loads), event-loop delay p99 and memory per
 // idle connection, for MicdropServer and for a thin reference ws server.
-// With `--against <checkout>`, a second candidate in the same run, alternating with this build:
-// another checkout of openmic (the previous release, say), or a checkout of Micdrop built from its
-// public source outside this project (its `packages/server/dist`; see micdrop.mjs), then also a
-// side-by-side table with the ratios this build / other. `--runs R` repeats everything R times
-// (the order of the candidates alternating) and prints medians; heap per idle call is also
-// measured on its own: `--idle M` idle calls connected (default 1000), GC'd heap growth / M.
-// Usage: pnpm bench [N...] [--against <dir>] [--runs R] [--idle M] [--no-reference]
+// With `--against <checkout>` (repeatable), more candidates in the same run, alternating with
+// this build: another checkout of openmic (the previous release, say), or a checkout of Micdrop
+// built from its public source outside this project (its `packages/server/dist`; see
+// micdrop.mjs); then also a side-by-side table with the ratios this build / each. `--runs R`
+// repeats everything R times (the order of the candidates rotating) and prints medians and each
+// run's values; heap per idle call is also measured on its own: `--idle M` idle calls connected
+// (default 1000), GC'd heap growth / M.
+// Usage: pnpm bench [N...] [--against <dir>]... [--runs R] [--idle M] [--no-reference]
 //   (build first; default N = 100 200 500 1000)
 import { fork } from 'node:child_process'
 import { once } from 'node:events'
@@ -24,7 +25,8 @@ function option(name) {
   const at = args.indexOf(name)
   return at === -1 ? undefined : args.splice(at, 2)[1]
 }
-const against = option('--against')
+const against = []
+for (let dir = option('--against'); dir !== undefined; dir = option('--against')) against.push(dir)
 const RUNS = Number(option('--runs') ?? 1)
 const IDLE_CALLS = Number(option('--idle') ?? 1000)
 const withReference = !args.includes('--no-reference')
@@ -131,6 +133,7 @@ const measure = (n, variant) =>
       cpu: serverWindow.cpuPercent,
       cpuPerTurnUs: cpuPerTurnUs(serverWindow.cpuPercent),
       clientCpu: clientWindow.cpuPercent,
+      clientCpuPerTurnUs: cpuPerTurnUs(clientWindow.cpuPercent),
       cpuVsClient: serverWindow.cpuPercent / clientWindow.cpuPercent,
       loopP99: serverWindow.loopP99Ms,
       heapPerConn,
@@ -144,13 +147,12 @@ const median = (values) => {
   return sorted.length === 0 ? NaN : sorted[Math.floor((sorted.length - 1) / 2)]
 }
 
-const other = against && {
-  name: isMicdropCheckout(against) ? 'Micdrop' : against,
-  ...(isMicdropCheckout(against)
-    ? { serverArgs: ['--micdrop', resolve(against)] }
-    : { serverArgs: [], root: resolve(against) }),
-}
-const candidates = [{ name: 'this build', serverArgs: [] }, ...(other ? [other] : [])]
+const others = against.map((dir) =>
+  isMicdropCheckout(dir)
+    ? { name: 'Micdrop', serverArgs: ['--micdrop', resolve(dir)] }
+    : { name: dir, serverArgs: [], root: resolve(dir) }
+)
+const candidates = [{ name: 'this build', serverArgs: [] }, ...others]
 const variants = [
   ...candidates,
   ...(withReference ? [{ name: 'reference ws', serverArgs: ['--reference'] }] : []),
@@ -159,8 +161,12 @@ const variants = [
 const rows = []
 const idle = new Map(candidates.map((c) => [c, []]))
 for (let run = 0; run < RUNS; run++) {
-  // Alternate which candidate goes first.
-  const order = run % 2 === 0 ? variants : [...variants.slice(0, 2).reverse(), ...variants.slice(2)]
+  // Rotate which candidate goes first.
+  const order = [
+    ...candidates.slice(run % candidates.length),
+    ...candidates.slice(0, run % candidates.length),
+    ...variants.slice(candidates.length),
+  ]
   if (IDLE_CALLS > 0) {
     for (const variant of order.filter((v) => idle.has(v))) {
       const kb = await measureIdle(IDLE_CALLS, variant)
@@ -205,33 +211,43 @@ for (const n of Ns) {
   }
 }
 
-if (other) {
-  const [mine] = candidates
-  const ratio = (a, b) => f(a / b)
-  console.log(
-    `\nthis build / ${other.name}${RUNS > 1 ? `, medians of ${RUNS} alternated runs` : ''}`
-  )
-  console.log(`| measure | this build | ${other.name} | ratio |`)
-  console.log('|---|---|---|---|')
+if (others.length > 0) {
+  const values = (variant, n, key) =>
+    rows.filter((row) => row.n === n && row.variant === variant).map((row) => row.m[key])
+  const names = candidates.map((c) => c.name)
+  const ratios = others.map((o) => `ratio to ${o.name}`)
+  console.log(`\nthis build / ${others.map((o) => o.name).join(', ')}: medians of ${RUNS} run(s)`)
+  console.log(`| measure | ${[...names, ...ratios].join(' | ')} | runs: ${names.join(' / ')} |`)
+  console.log(`|---|${[...names, ...ratios].map(() => '---|').join('')}---|`)
+  const line = (label, digits, perCandidate) => {
+    const medians = perCandidate.map(median)
+    const runs = perCandidate.map((list) => list.map((x) => f(x, digits)).join(' ')).join(' / ')
+    const cells = [
+      ...medians.map((x) => f(x, digits)),
+      ...medians.slice(1).map((x) => f(medians[0] / x)),
+    ]
+    console.log(`| ${label} | ${cells.join(' | ')} | ${runs} |`)
+  }
   if (IDLE_CALLS > 0) {
-    const a = median(idle.get(mine))
-    const b = median(idle.get(other))
-    console.log(
-      `| heap per idle call, ${IDLE_CALLS} calls (KB) | ${f(a, 2)} | ${f(b, 2)} | ${ratio(a, b)} |`
+    line(
+      `heap per idle call, ${IDLE_CALLS} calls (KB)`,
+      2,
+      candidates.map((c) => idle.get(c))
     )
   }
   for (const n of Ns) {
-    const a = summary(n, mine)
-    const b = summary(n, other)
     for (const [key, label, digits] of [
       ['cpuVsClient', 'server CPU per turn / client CPU per turn', 2],
       ['cpuPerTurnUs', 'server CPU µs per turn', 0],
+      ['clientCpuPerTurnUs', 'client CPU µs per turn', 0],
       ['turnsPerSecond', 'turns/s', 0],
       ['p50', 'p50 ms', 2],
       ['p99', 'p99 ms', 2],
     ]) {
-      console.log(
-        `| N=${n} ${label} | ${f(a[key], digits)} | ${f(b[key], digits)} | ${ratio(a[key], b[key])} |`
+      line(
+        `N=${n} ${label}`,
+        digits,
+        candidates.map((c) => values(c, n, key))
       )
     }
   }
