@@ -1,7 +1,10 @@
 // Micdrop's own server as a bench candidate: `MicdropServer` from a checkout of Micdrop's public
 // source, built outside this project (its path is given on the command line, nothing of it is
-// kept here), with doubles written against Micdrop's `Agent`, `STT` and `TTS` base classes that do
-// what this checkout's `MockAgent`, `MockSTT` and `MockTTS` do in the bench:
+// kept here). By default it runs with this checkout's `MockAgent`, `MockSTT` and `MockTTS`, the
+// very doubles MicdropServer runs with (openmic's agent, STT and TTS follow Micdrop's contracts):
+// what differs is the server alone. With `ownDoubles`, it runs with doubles written against
+// Micdrop's `Agent`, `STT` and `TTS` base classes that do what those do in the bench (the cost of
+// a call on Micdrop's whole stack, openmic's agent machinery and streams left out):
 // - STT: reads all the audio of an utterance, emits its transcript once the audio ended;
 // - agent: streams the scripted answer word by word (a microtask apart, as the mock's generator),
 //   then records it as the assistant's message;
@@ -23,10 +26,14 @@ export function isMicdropCheckout(dir) {
   )
 }
 
-/** Loads the built server of a Micdrop checkout; returns a function that starts a call. */
-export function loadMicdrop(dir, { answer, utterance }) {
+/**
+ * Loads the built server of a Micdrop checkout; returns a function that starts a call on a socket
+ * with the doubles `doubles()` makes, or (`ownDoubles`) with doubles on Micdrop's base classes.
+ */
+export function loadMicdrop(dir, { answer, utterance, doubles, ownDoubles }) {
   const require = createRequire(join(resolve(dir), 'packages/server/package.json'))
   const { Agent, MicdropServer, STT, TTS } = require('./dist/index.js')
+  if (!ownDoubles) return (socket) => new MicdropServer(socket, doubles())
   const words = answer.match(/\s*\S+\s*/g)
 
   class BenchAgent extends Agent {

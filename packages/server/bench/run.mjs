@@ -6,11 +6,13 @@
 // With `--against <checkout>` (repeatable), more candidates in the same run, alternating with
 // this build: another checkout of openmic (the previous release, say), or a checkout of Micdrop
 // built from its public source outside this project (its `packages/server/dist`; see
-// micdrop.mjs); then also a side-by-side table with the ratios this build / each. `--runs R`
+// micdrop.mjs: with the same doubles as this build, and with `--micdrop-own-doubles` also with
+// doubles on its own base classes); then also a side-by-side table with the ratios this build / each. `--runs R`
 // repeats everything R times (the order of the candidates rotating) and prints medians and each
 // run's values; heap per idle call is also measured on its own: `--idle M` idle calls connected
 // (default 1000), GC'd heap growth / M.
 // Usage: pnpm bench [N...] [--against <dir>]... [--runs R] [--idle M] [--no-reference]
+//   [--micdrop-own-doubles]
 //   (build first; default N = 100 200 500 1000)
 import { fork } from 'node:child_process'
 import { once } from 'node:events'
@@ -147,10 +149,21 @@ const median = (values) => {
   return sorted.length === 0 ? NaN : sorted[Math.floor((sorted.length - 1) / 2)]
 }
 
-const others = against.map((dir) =>
+const ownDoubles = args.includes('--micdrop-own-doubles')
+const others = against.flatMap((dir) =>
   isMicdropCheckout(dir)
-    ? { name: 'Micdrop', serverArgs: ['--micdrop', resolve(dir)] }
-    : { name: dir, serverArgs: [], root: resolve(dir) }
+    ? [
+        { name: 'Micdrop', serverArgs: ['--micdrop', resolve(dir)] },
+        ...(ownDoubles
+          ? [
+              {
+                name: 'Micdrop, own doubles',
+                serverArgs: ['--micdrop', resolve(dir), '--own-doubles'],
+              },
+            ]
+          : []),
+      ]
+    : [{ name: dir, serverArgs: [], root: resolve(dir) }]
 )
 const candidates = [{ name: 'this build', serverArgs: [] }, ...others]
 const variants = [
