@@ -15,7 +15,7 @@ import { Outbox } from './outbox.js'
 import { PlaybackClock } from './playback-clock.js'
 import type { CallControllerOptions, CallOutput } from './types.js'
 import { TurnEnd } from './turn-end.js'
-import { TurnTranscript } from './turn-transcript.js'
+import { TurnTranscript, type TurnTranscriptOwner } from './turn-transcript.js'
 import { Utterance } from './Utterance.js'
 
 /** One user turn: its message (one, however many pieces its text came in) and the answer to it. */
@@ -47,7 +47,7 @@ interface Pause {
  * still hear (the newest one is the one being produced) and decides what the user's speech does to
  * them. The socket side is `MicdropServer`.
  */
-export class CallController implements AnswerHost {
+export class CallController implements AnswerHost, TurnTranscriptOwner {
   /** Audio frames received outside an utterance (dropped). */
   droppedAudioFrames = 0
   /** The client shows captions (its `Hello`), and takes each answer's `Message` once final. */
@@ -69,7 +69,7 @@ export class CallController implements AnswerHost {
   readonly agent: Agent
   readonly tts: TTS
   readonly output: CallOutput
-  private readonly stt: STT
+  readonly stt: STT
   private speaking = false
   private muted = false
   private utterance?: Utterance
@@ -106,19 +106,24 @@ export class CallController implements AnswerHost {
   /** Settles the promises of `speak()` and `answer()`, by answer (made at the first). */
   private waiting?: Map<Answer, () => void>
 
-  constructor(private readonly options: CallControllerOptions) {
+  private readonly preemptive: boolean
+  private readonly resumeAfterNoise: boolean
+  private readonly resumeTimeoutMs: number
+
+  constructor(options: CallControllerOptions) {
+    this.preemptive = options.preemptive
+    this.resumeAfterNoise = options.resumeAfterNoise
+    this.resumeTimeoutMs = options.resumeTimeoutMs
     this.agent = options.agent
     this.tts = options.tts
     this.stt = options.stt
     this.output = options.output
     this.outbox = new Outbox(options.output)
-    this.transcript = new TurnTranscript({
-      stt: options.stt,
-      graceMs: options.transcriptGraceMs,
-      timeoutMs: options.transcriptTimeoutMs,
-      onText: (settled) => this.onTurnText(settled),
-      log: options.output.log,
-    })
+    this.transcript = new TurnTranscript(
+      this,
+      options.transcriptGraceMs,
+      options.transcriptTimeoutMs
+    )
     this.listen()
   }
 
@@ -172,7 +177,7 @@ export class CallController implements AnswerHost {
       // Paused before it got the last Interrupt (still waiting for it): it pauses what comes after
       this.holdAnswers(Math.max(played.ms, this.interruptedAtMs))
     } else this.cutAnswers(played)
-    this.utterance = new Utterance(this.stt, this.output.log)
+    this.utterance = new Utterance(this.stt, this.output)
   }
 
   /** User audio; returns false when it was dropped (no open utterance). */
@@ -209,7 +214,7 @@ export class CallController implements AnswerHost {
    * Returns whether the utterance was ended here (else it goes on: not preemptive, or no utterance).
    */
   pauseSpeaking(): boolean {
-    if (!this.options.preemptive || !this.speaking || this.turnEnd?.paused) return false
+    if (!this.preemptive || !this.speaking || this.turnEnd?.paused) return false
     const now = performance.now()
     if (!this.turnEnd) {
       this.turnEnd = new TurnEnd()
@@ -243,7 +248,7 @@ export class CallController implements AnswerHost {
       turn.answered = undefined
       if (turn.message) this.unanswered = true
     }
-    this.utterance = new Utterance(this.stt, this.output.log)
+    this.utterance = new Utterance(this.stt, this.output)
   }
 
   mute(): void {
@@ -328,7 +333,7 @@ export class CallController implements AnswerHost {
   /** The utterance over paused answers ended: no verdict within the timeout is an interruption. */
   private awaitVerdict() {
     if (!this.pause) return
-    this.pause.timer = setTimeout(() => this.interruptHeld(), this.options.resumeTimeoutMs)
+    this.pause.timer = setTimeout(() => this.interruptHeld(), this.resumeTimeoutMs)
   }
 
   // ---- app commands ----
@@ -479,7 +484,7 @@ export class CallController implements AnswerHost {
    */
   private holdAnswers(pausedAtMs: number) {
     if (this.current?.phase === 'gated') this.current.discard()
-    const holdable = this.options.resumeAfterNoise ? [...this.answers] : []
+    const holdable = this.resumeAfterNoise ? [...this.answers] : []
     if (holdable.length === 0 || pausedAtMs >= this.clock.sentMs) {
       // Holding is off (the client was not told it is on), or nothing was left to play
       this.sendInterrupt()
@@ -576,7 +581,7 @@ export class CallController implements AnswerHost {
    * turn's user message while nothing of its answer went out or was done (the answer restarts with
    * the whole text); otherwise they wait for the answer to be produced and make a turn of their own.
    */
-  private onTurnText(settled: boolean) {
+  onTurnText(settled: boolean): void {
     if (this.destroyed) return
     this.answerTurnText(settled)
     // Its words are in (joined to the message held, or replacing it): the message may go

@@ -170,8 +170,9 @@ export abstract class CallServer<
     answerEnd(outcome: AnswerOutcome) {
       this.server.safeEmit('AnswerEnd', outcome)
     }
-    // Called unbound too (a logger handed on): an arrow function, the one closure of the output.
-    readonly log = (...message: unknown[]) => this.server.log(...message)
+    log(...message: unknown[]) {
+      this.server.log(...message)
+    }
   }
 
   /** The user's side, as the transport feeds it: barge-ins are tracked before the call sees them. */
