@@ -127,10 +127,10 @@ export class Answer implements OutboxOwner {
   private skipSent = false
   /** What was heard of text the agent never saved was saved for it (see `keepHeard`). */
   private savedHeard = false
-  /** Audio produced while gated or held. */
-  private withheldAudio: Buffer[] = []
+  /** Audio produced while gated or held (made when first needed: most answers withhold none). */
+  private withheldAudio?: Buffer[]
   /** Frames (`SkipAnswer`, `ToolCall`) produced while gated. */
-  private withheldFrames: Array<[MicdropServerCommand, unknown]> = []
+  private withheldFrames?: Array<[MicdropServerCommand, unknown]>
   private textStream?: Readable
   private textEnded = false
   /** What the TTS speaks; let go once production ended (a final answer holds no stream). */
@@ -216,7 +216,7 @@ export class Answer implements OutboxOwner {
     if (!this.producing) return
     this.firstAudioAt ??= performance.now()
     this.spoken.audioMs += audioMs(audio.length)
-    if (this.phase === 'gated' || this.phase === 'held') this.withheldAudio.push(audio)
+    if (this.phase === 'gated' || this.phase === 'held') (this.withheldAudio ??= []).push(audio)
     else this.sendAudio(audio)
   }
 
@@ -283,7 +283,9 @@ export class Answer implements OutboxOwner {
   open(): void {
     if (this.phase !== 'gated') return
     this.phase = 'streaming'
-    for (const [name, payload] of this.withheldFrames.splice(0)) this.sendFrame(name, payload)
+    const frames = this.withheldFrames ?? []
+    this.withheldFrames = undefined
+    for (const [name, payload] of frames) this.sendFrame(name, payload)
     this.flushAudio()
     this.afterProduction()
     this.host.outbox.flush()
@@ -456,13 +458,15 @@ export class Answer implements OutboxOwner {
   }
 
   private flushAudio() {
-    for (const audio of this.withheldAudio.splice(0)) this.sendAudio(audio)
+    const audio = this.withheldAudio ?? []
+    this.withheldAudio = undefined
+    for (const chunk of audio) this.sendAudio(chunk)
     this.sendCaptions()
     this.sendMetrics()
   }
 
   private sendFrame(name: MicdropServerCommand, payload?: unknown) {
-    if (this.phase === 'gated') return void this.withheldFrames.push([name, payload])
+    if (this.phase === 'gated') return void (this.withheldFrames ??= []).push([name, payload])
     if (name === 'SkipAnswer') this.skipSent = true
     this.host.output.send(name, payload)
   }
@@ -572,8 +576,8 @@ export class Answer implements OutboxOwner {
     const wasProducing = this.producing
     if (wasProducing) this.producedAt = now
     this.phase = phase
-    this.withheldAudio = []
-    this.withheldFrames = []
+    this.withheldAudio = undefined
+    this.withheldFrames = undefined
     if (wasProducing) {
       this.outcome = 'cancelled'
       this.detach()
