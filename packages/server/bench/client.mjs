@@ -1,8 +1,8 @@
 // Benchmark client process: N WebSocket calls on loopback, each doing turns of 1 s of audio in
 // 100 ms chunks at real-time pace, then StopSpeaking; measures StopSpeaking -> first audio frame.
 // A call speaks again once the answer has played (its audio at real-time pace from its first
-// frame) and its Message came: a server that sends the Message as the answer starts playing (as
-// Micdrop's does) and one that sends it once heard get the same turns.
+// frame) and its Message came: a server that sends the Message before the audio (as Micdrop's
+// does), as the answer starts playing, or once heard, gets the same turns.
 import WebSocket from 'ws'
 
 const [port, count] = process.argv.slice(2).map(Number)
@@ -20,9 +20,12 @@ function call(index) {
     let waiting = false
     /** When the audio received so far will have played, at real-time pace. */
     let playedAt = 0
+    /** The assistant's Message of this turn came. */
+    let answered = false
     const state = { socket, startTurn }
     function startTurn() {
       if (!running) return
+      answered = false
       socket.send('StartSpeaking')
       let sent = 0
       const next = () => {
@@ -38,6 +41,18 @@ function call(index) {
       }
       setTimeout(next, 0)
     }
+    /** Once both the Message and the audio came, the next turn starts when the audio has played. */
+    function nextTurnOncePlayed() {
+      if (!answered || waiting) return
+      answered = false
+      setTimeout(startWhenPlayed, Math.max(0, playedAt - performance.now()))
+    }
+    // Audio may still have come after the timer was set.
+    function startWhenPlayed() {
+      const left = playedAt - performance.now()
+      if (left >= 1) return void setTimeout(startWhenPlayed, left)
+      startTurn()
+    }
     socket.on('message', (data, isBinary) => {
       if (isBinary) {
         playedAt = Math.max(playedAt, performance.now()) + data.length / 32
@@ -47,12 +62,14 @@ function call(index) {
             latencies.push(performance.now() - stopAt)
             turns++
           }
+          nextTurnOncePlayed()
         }
         return
       }
       const text = data.toString()
       if (text.startsWith('Message {"role":"assistant"')) {
-        setTimeout(startTurn, Math.max(0, playedAt - performance.now()))
+        answered = true
+        nextTurnOncePlayed()
       }
       if (text === 'SkipAnswer') resolve(state)
     })

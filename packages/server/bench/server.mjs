@@ -1,13 +1,34 @@
 // Benchmark server process: a MicdropServer per connection with zero-latency doubles (or, with
 // `--reference`, a thin ws server that answers StopSpeaking with audio at once), of this build or
-// of BENCH_ROOT's (see build.mjs). Driven over IPC by run.mjs: reports memory, CPU and event-loop
-// delay for a measurement window.
+// of BENCH_ROOT's (see build.mjs), or Micdrop's own server with `--micdrop <checkout>` (with the
+// same doubles, or its own with `--own-doubles`: see micdrop.mjs). Driven over IPC by run.mjs: reports memory, CPU and event-loop delay for a
+// measurement window.
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { WebSocketServer } from 'ws'
-import { MicdropServer, MockAgent, MockSTT, MockTTS } from './build.mjs'
+import { loadMicdrop } from './micdrop.mjs'
 
 const reference = process.argv.includes('--reference')
+const micdropAt = process.argv.indexOf('--micdrop')
 const ANSWER = 'Sure, here you go.'
+const UTTERANCE = 'Hello'
+/** The doubles of a call: scripted, without latency. */
+const doubles = ({ MockAgent, MockSTT, MockTTS }) => ({
+  agent: new MockAgent({ answers: [ANSWER] }),
+  stt: new MockSTT({ utterances: [UTTERANCE] }),
+  tts: new MockTTS(),
+})
+// Only the server under test is loaded.
+const core = await import('@openmic/core')
+const startMicdropCall =
+  micdropAt === -1
+    ? undefined
+    : loadMicdrop(process.argv[micdropAt + 1], {
+        answer: ANSWER,
+        utterance: UTTERANCE,
+        doubles: () => doubles(core),
+        ownDoubles: process.argv.includes('--own-doubles'),
+      })
+const { MicdropServer } = startMicdropCall ? {} : await import('./build.mjs')
 const referenceAudio = Buffer.alloc(ANSWER.length * 10 * 32, 1)
 const referenceMessage = `Message ${JSON.stringify({ role: 'assistant', content: ANSWER })}`
 
@@ -23,11 +44,8 @@ wss.on('connection', (socket) => {
     })
     return
   }
-  const call = new MicdropServer(socket, {
-    agent: new MockAgent({ answers: [ANSWER] }),
-    stt: new MockSTT({ utterances: ['Hello'] }),
-    tts: new MockTTS(),
-  })
+  if (startMicdropCall) return void startMicdropCall(socket)
+  const call = new MicdropServer(socket, doubles(core))
   // StopSpeaking -> first audio frame handed to the socket, as the server measures it.
   call.on('Metrics', (metrics) => window?.endToEnd.push(metrics.endToEndMs))
 })

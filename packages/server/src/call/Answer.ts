@@ -127,10 +127,10 @@ export class Answer implements OutboxOwner {
   private skipSent = false
   /** What was heard of text the agent never saved was saved for it (see `keepHeard`). */
   private savedHeard = false
-  /** Audio produced while gated or held. */
-  private withheldAudio: Buffer[] = []
+  /** Audio produced while gated or held (made when first needed: most answers withhold none). */
+  private withheldAudio?: Buffer[]
   /** Frames (`SkipAnswer`, `ToolCall`) produced while gated. */
-  private withheldFrames: Array<[MicdropServerCommand, unknown]> = []
+  private withheldFrames?: Array<[MicdropServerCommand, unknown]>
   private textStream?: Readable
   private textEnded = false
   /** What the TTS speaks; let go once production ended (a final answer holds no stream). */
@@ -216,7 +216,7 @@ export class Answer implements OutboxOwner {
     if (!this.producing) return
     this.firstAudioAt ??= performance.now()
     this.spoken.audioMs += audioMs(audio.length)
-    if (this.phase === 'gated' || this.phase === 'held') this.withheldAudio.push(audio)
+    if (this.phase === 'gated' || this.phase === 'held') (this.withheldAudio ??= []).push(audio)
     else this.sendAudio(audio)
   }
 
@@ -283,7 +283,9 @@ export class Answer implements OutboxOwner {
   open(): void {
     if (this.phase !== 'gated') return
     this.phase = 'streaming'
-    for (const [name, payload] of this.withheldFrames.splice(0)) this.sendFrame(name, payload)
+    const frames = this.withheldFrames ?? []
+    this.withheldFrames = undefined
+    for (const [name, payload] of frames) this.sendFrame(name, payload)
     this.flushAudio()
     this.afterProduction()
     this.host.outbox.flush()
@@ -384,23 +386,36 @@ export class Answer implements OutboxOwner {
    */
   turnReport(turnFailure?: TurnFailure): TurnReport | undefined {
     if (!this.turn || !this.final) return undefined
-    const times: TurnReport['times'] = {
-      ...this.turn,
+    // Its end's instants written on at once (the cast holds from the next line on)
+    const times = this.times(this.turn) as TurnReport['times']
+    times.producedAt = this.producedAt
+    times.endedAt = Math.max(this.endedAt ?? 0, this.playbackTimes?.endAt ?? 0)
+    const failure = this.failure ?? turnFailure
+    const report: TurnReport = {
+      outcome: failure ? 'failed' : outcomeOf(this.phase, this.outcome),
+      times,
+      metrics: turnMetrics(this.turn, times),
+    }
+    if (this.playbackTimes) report.playback = this.playbackTimes
+    if (failure) report.failure = failure
+    return report
+  }
+
+  /**
+   * Its turn's instants and its own, in a new object: field by field (an object spread of the
+   * turn's clock costed more than the rest of the answer's bookkeeping per turn).
+   */
+  private times(turn: TurnClock): TurnTimes {
+    const times: TurnTimes = {
+      stopAt: turn.stopAt,
       requestedAt: this.requestedAt,
       firstTextAt: this.firstTextAt,
       firstAudioAt: this.firstAudioAt,
       firstSentAt: this.firstSentAt,
-      producedAt: this.producedAt,
-      endedAt: Math.max(this.endedAt ?? 0, this.playbackTimes?.endAt ?? 0),
     }
-    const failure = this.failure ?? turnFailure
-    return {
-      outcome: failure ? 'failed' : outcomeOf(this.phase, this.outcome),
-      times,
-      metrics: turnMetrics(this.turn, times),
-      ...(this.playbackTimes && { playback: this.playbackTimes }),
-      ...(failure && { failure }),
-    }
+    if (turn.pausedAt !== undefined) times.pausedAt = turn.pausedAt
+    if (turn.transcriptAt !== undefined) times.transcriptAt = turn.transcriptAt
+    return times
   }
 
   /** How much of it the user heard by `now` (ms), by the client's report or the estimate. */
@@ -443,13 +458,15 @@ export class Answer implements OutboxOwner {
   }
 
   private flushAudio() {
-    for (const audio of this.withheldAudio.splice(0)) this.sendAudio(audio)
+    const audio = this.withheldAudio ?? []
+    this.withheldAudio = undefined
+    for (const chunk of audio) this.sendAudio(chunk)
     this.sendCaptions()
     this.sendMetrics()
   }
 
   private sendFrame(name: MicdropServerCommand, payload?: unknown) {
-    if (this.phase === 'gated') return void this.withheldFrames.push([name, payload])
+    if (this.phase === 'gated') return void (this.withheldFrames ??= []).push([name, payload])
     if (name === 'SkipAnswer') this.skipSent = true
     this.host.output.send(name, payload)
   }
@@ -468,13 +485,7 @@ export class Answer implements OutboxOwner {
   private sendMetrics() {
     if (this.metricsSent || !this.turn || this.producing || this.firstSentAt === undefined) return
     this.metricsSent = true
-    const times: TurnTimes = {
-      ...this.turn,
-      requestedAt: this.requestedAt,
-      firstTextAt: this.firstTextAt,
-      firstAudioAt: this.firstAudioAt,
-      firstSentAt: this.firstSentAt,
-    }
+    const times = this.times(this.turn)
     this.host.output.metrics(turnMetrics(this.turn, times), times)
   }
 
@@ -565,8 +576,8 @@ export class Answer implements OutboxOwner {
     const wasProducing = this.producing
     if (wasProducing) this.producedAt = now
     this.phase = phase
-    this.withheldAudio = []
-    this.withheldFrames = []
+    this.withheldAudio = undefined
+    this.withheldFrames = undefined
     if (wasProducing) {
       this.outcome = 'cancelled'
       this.detach()

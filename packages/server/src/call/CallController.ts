@@ -2,7 +2,6 @@
 // (docs/protocol.md, Turn rules and Barge-in).
 
 import { Readable } from 'node:stream'
-import type { EventEmitter } from 'eventemitter3'
 import type { Agent, MicdropToolCall, STT, TTS, TTSWord } from '@openmic/core'
 import type {
   MicdropConversationMessage,
@@ -16,7 +15,7 @@ import { Outbox } from './outbox.js'
 import { PlaybackClock } from './playback-clock.js'
 import type { CallControllerOptions, CallOutput } from './types.js'
 import { TurnEnd } from './turn-end.js'
-import { TurnTranscript } from './turn-transcript.js'
+import { TurnTranscript, type TurnTranscriptOwner } from './turn-transcript.js'
 import { Utterance } from './Utterance.js'
 
 /** One user turn: its message (one, however many pieces its text came in) and the answer to it. */
@@ -48,7 +47,7 @@ interface Pause {
  * still hear (the newest one is the one being produced) and decides what the user's speech does to
  * them. The socket side is `MicdropServer`.
  */
-export class CallController implements AnswerHost {
+export class CallController implements AnswerHost, TurnTranscriptOwner {
   /** Audio frames received outside an utterance (dropped). */
   droppedAudioFrames = 0
   /** The client shows captions (its `Hello`), and takes each answer's `Message` once final. */
@@ -70,7 +69,7 @@ export class CallController implements AnswerHost {
   readonly agent: Agent
   readonly tts: TTS
   readonly output: CallOutput
-  private readonly stt: STT
+  readonly stt: STT
   private speaking = false
   private muted = false
   private utterance?: Utterance
@@ -104,24 +103,27 @@ export class CallController implements AnswerHost {
   /** `EndCall` waits for a client that does not report its playback to have played the goodbye. */
   private endCallTimer?: NodeJS.Timeout
   private destroyed = false
-  /** Settles the promises of `speak()` and `answer()`, by answer. */
-  private readonly waiting = new Map<Answer, () => void>()
-  /** Takes the call's listeners off its agent, STT and TTS. */
-  private readonly listeners: Array<() => void> = []
+  /** Settles the promises of `speak()` and `answer()`, by answer (made at the first). */
+  private waiting?: Map<Answer, () => void>
 
-  constructor(private readonly options: CallControllerOptions) {
+  private readonly preemptive: boolean
+  private readonly resumeAfterNoise: boolean
+  private readonly resumeTimeoutMs: number
+
+  constructor(options: CallControllerOptions) {
+    this.preemptive = options.preemptive
+    this.resumeAfterNoise = options.resumeAfterNoise
+    this.resumeTimeoutMs = options.resumeTimeoutMs
     this.agent = options.agent
     this.tts = options.tts
     this.stt = options.stt
     this.output = options.output
     this.outbox = new Outbox(options.output)
-    this.transcript = new TurnTranscript({
-      signalsEnd: () => this.stt.signalsTranscriptEnd,
-      graceMs: options.transcriptGraceMs,
-      timeoutMs: options.transcriptTimeoutMs,
-      onText: (settled) => this.onTurnText(settled),
-      log: options.output.log,
-    })
+    this.transcript = new TurnTranscript(
+      this,
+      options.transcriptGraceMs,
+      options.transcriptTimeoutMs
+    )
     this.listen()
   }
 
@@ -175,7 +177,7 @@ export class CallController implements AnswerHost {
       // Paused before it got the last Interrupt (still waiting for it): it pauses what comes after
       this.holdAnswers(Math.max(played.ms, this.interruptedAtMs))
     } else this.cutAnswers(played)
-    this.utterance = new Utterance(this.stt, this.output.log)
+    this.utterance = new Utterance(this.stt, this.output)
   }
 
   /** User audio; returns false when it was dropped (no open utterance). */
@@ -212,7 +214,7 @@ export class CallController implements AnswerHost {
    * Returns whether the utterance was ended here (else it goes on: not preemptive, or no utterance).
    */
   pauseSpeaking(): boolean {
-    if (!this.options.preemptive || !this.speaking || this.turnEnd?.paused) return false
+    if (!this.preemptive || !this.speaking || this.turnEnd?.paused) return false
     const now = performance.now()
     if (!this.turnEnd) {
       this.turnEnd = new TurnEnd()
@@ -246,7 +248,7 @@ export class CallController implements AnswerHost {
       turn.answered = undefined
       if (turn.message) this.unanswered = true
     }
-    this.utterance = new Utterance(this.stt, this.output.log)
+    this.utterance = new Utterance(this.stt, this.output)
   }
 
   mute(): void {
@@ -331,7 +333,7 @@ export class CallController implements AnswerHost {
   /** The utterance over paused answers ended: no verdict within the timeout is an interruption. */
   private awaitVerdict() {
     if (!this.pause) return
-    this.pause.timer = setTimeout(() => this.interruptHeld(), this.options.resumeTimeoutMs)
+    this.pause.timer = setTimeout(() => this.interruptHeld(), this.resumeTimeoutMs)
   }
 
   // ---- app commands ----
@@ -374,10 +376,9 @@ export class CallController implements AnswerHost {
     this.closeUtterance()
     for (const answer of [...this.answers]) answer.interrupt()
     this.outbox.clear()
-    for (const resolve of this.waiting.values()) resolve()
-    this.waiting.clear()
-    for (const unlisten of this.listeners) unlisten()
-    this.listeners.length = 0
+    for (const resolve of this.waiting?.values() ?? []) resolve()
+    this.waiting = undefined
+    this.unlisten()
   }
 
   // ---- answers ----
@@ -432,7 +433,13 @@ export class CallController implements AnswerHost {
   /** A promise settled when `answer`'s production ends (at once if it already did). */
   private whenProduced(answer: Answer): Promise<void> {
     if (!answer.producing) return Promise.resolve()
-    return new Promise((resolve) => this.waiting.set(answer, resolve))
+    return new Promise((resolve) => (this.waiting ??= new Map()).set(answer, resolve))
+  }
+
+  /** Settles the promise of the `speak()` or `answer()` that started `answer`, if any. */
+  private settleWaiting(answer: Answer) {
+    this.waiting?.get(answer)?.()
+    this.waiting?.delete(answer)
   }
 
   /** The newest answer, while it is not final: the one the agent and the TTS work for. */
@@ -477,7 +484,7 @@ export class CallController implements AnswerHost {
    */
   private holdAnswers(pausedAtMs: number) {
     if (this.current?.phase === 'gated') this.current.discard()
-    const holdable = this.options.resumeAfterNoise ? [...this.answers] : []
+    const holdable = this.resumeAfterNoise ? [...this.answers] : []
     if (holdable.length === 0 || pausedAtMs >= this.clock.sentMs) {
       // Holding is off (the client was not told it is on), or nothing was left to play
       this.sendInterrupt()
@@ -516,8 +523,7 @@ export class CallController implements AnswerHost {
   }
 
   answerProduced(answer: Answer): void {
-    this.waiting.get(answer)?.()
-    this.waiting.delete(answer)
+    this.settleWaiting(answer)
     // The user's words got no answer, and were not found to be noise: they interrupted.
     if (this.pause && !this.pause.answers.includes(answer) && answer.outcome !== 'spoken') {
       this.interruptHeld()
@@ -527,8 +533,7 @@ export class CallController implements AnswerHost {
   answerFinal(answer: Answer): void {
     const index = this.answers.indexOf(answer)
     if (index !== -1) this.answers.splice(index, 1)
-    this.waiting.get(answer)?.()
-    this.waiting.delete(answer)
+    this.settleWaiting(answer)
     // Nothing of it was kept: its user messages are answered with the next turn (unless a newer
     // answer, which sees them too, took over)
     const takenOver = answer !== this.latestAgentAnswer
@@ -576,7 +581,7 @@ export class CallController implements AnswerHost {
    * turn's user message while nothing of its answer went out or was done (the answer restarts with
    * the whole text); otherwise they wait for the answer to be produced and make a turn of their own.
    */
-  private onTurnText(settled: boolean) {
+  onTurnText(settled: boolean): void {
     if (this.destroyed) return
     this.answerTurnText(settled)
     // Its words are in (joined to the message held, or replacing it): the message may go
@@ -687,48 +692,48 @@ export class CallController implements AnswerHost {
 
   // ---- agent, STT and TTS events ----
 
-  /**
-   * Puts the call's listeners on its agent, STT and TTS. Each handler is bound to this call and
-   * wrapped so that what it throws is logged (with the event's name) instead of being thrown back
-   * into the emitter: a provider's socket handler or stream must never fail because of the call.
-   */
+  /** Puts the call's listeners on its agent, STT and TTS (see `LISTENERS`); undone by `destroy()`. */
   private listen(): void {
-    const { agent, stt, tts } = this
-    this.on(agent, 'Message', this.onAgentMessage)
-    this.on(agent, 'ToolMessage', this.onAgentToolMessage)
-    this.on(agent, 'CancelLastUserMessage', this.onAgentCancelLastUserMessage)
-    this.on(agent, 'SkipAnswer', this.onAgentSkipAnswer)
-    this.on(agent, 'EndCall', this.onAgentEndCall)
-    this.on(agent, 'ToolCall', this.onAgentToolCall)
-    this.on(agent, 'Failed', this.onAgentFailed)
-    this.on(stt, 'Transcript', this.onTranscript)
-    this.on(stt, 'TranscriptEnd', this.onTranscriptEnd)
-    this.on(stt, 'Failed', this.onSttFailed)
-    this.on(tts, 'Audio', this.onTtsAudio)
-    this.on(tts, 'Words', this.onTtsWords)
-    this.on(tts, 'AudioEnd', this.onTtsAudioEnd)
-    this.on(tts, 'Failed', this.onTtsFailed)
+    for (const [part, event, listener] of CallController.LISTENERS) {
+      ;(this[part] as Emitter).on(event, listener, this)
+    }
   }
 
-  /** Listens to `emitter`'s `event` with `handler` called on this call; undone by `destroy()`. */
-  private on<
-    Events extends EventEmitter.ValidEventTypes,
-    Event extends EventEmitter.EventNames<Events>,
-  >(
-    emitter: EventEmitter<Events>,
-    event: Event,
-    handler: EventEmitter.EventListener<Events, Event>
-  ): void {
-    const listener = ((...args: unknown[]) => {
-      try {
-        ;(handler as (...args: unknown[]) => void).apply(this, args)
-      } catch (error) {
-        this.output.log(`Error handling ${String(event)}:`, error)
-      }
-    }) as EventEmitter.EventListener<Events, Event>
-    emitter.on(event, listener)
-    this.listeners.push(() => emitter.off(event, listener))
+  private unlisten(): void {
+    for (const [part, event, listener] of CallController.LISTENERS) {
+      ;(this[part] as Emitter).off(event, listener, this)
+    }
   }
+
+  /**
+   * The call's listeners on its agent, STT and TTS: one function per event, shared by every call,
+   * which eventemitter3 calls with the call as `this` (an idle call holds no closure per listener).
+   * Each is wrapped so that what its handler throws is logged (with the event's name) instead of
+   * being thrown back into the emitter: a provider's socket handler or stream must never fail
+   * because of the call.
+   */
+  private static readonly LISTENERS: ReadonlyArray<
+    readonly [part: 'agent' | 'stt' | 'tts', event: string, listener: CallListener]
+  > = [
+    ['agent', 'Message', guarded('Message', CallController.prototype.onAgentMessage)],
+    ['agent', 'ToolMessage', guarded('ToolMessage', CallController.prototype.onAgentToolMessage)],
+    [
+      'agent',
+      'CancelLastUserMessage',
+      guarded('CancelLastUserMessage', CallController.prototype.onAgentCancelLastUserMessage),
+    ],
+    ['agent', 'SkipAnswer', guarded('SkipAnswer', CallController.prototype.onAgentSkipAnswer)],
+    ['agent', 'EndCall', guarded('EndCall', CallController.prototype.onAgentEndCall)],
+    ['agent', 'ToolCall', guarded('ToolCall', CallController.prototype.onAgentToolCall)],
+    ['agent', 'Failed', guarded('Failed', CallController.prototype.onAgentFailed)],
+    ['stt', 'Transcript', guarded('Transcript', CallController.prototype.onTranscript)],
+    ['stt', 'TranscriptEnd', guarded('TranscriptEnd', CallController.prototype.onTranscriptEnd)],
+    ['stt', 'Failed', guarded('Failed', CallController.prototype.onSttFailed)],
+    ['tts', 'Audio', guarded('Audio', CallController.prototype.onTtsAudio)],
+    ['tts', 'Words', guarded('Words', CallController.prototype.onTtsWords)],
+    ['tts', 'AudioEnd', guarded('AudioEnd', CallController.prototype.onTtsAudioEnd)],
+    ['tts', 'Failed', guarded('Failed', CallController.prototype.onTtsFailed)],
+  ]
 
   /** The answer the agent is producing, whose events these are. */
   private get answering(): Answer | undefined {
@@ -823,6 +828,29 @@ export class CallController implements AnswerHost {
   private onTtsFailed(error: unknown) {
     this.output.log('TTS failed:', error)
     this.current?.ttsFailed(error)
+  }
+}
+
+/** A listener of {@link CallController.LISTENERS}, called with the call as `this`. */
+type CallListener = (this: CallController, ...args: unknown[]) => void
+
+/** What the call needs of its agent, STT and TTS to listen: eventemitter3 with a context. */
+interface Emitter {
+  on(event: string, listener: CallListener, context: CallController): unknown
+  off(event: string, listener: CallListener, context: CallController): unknown
+}
+
+/** `handler` as a listener whose exception is logged with the event's name, never thrown back. */
+function guarded<Args extends unknown[]>(
+  event: string,
+  handler: (this: CallController, ...args: Args) => void
+): CallListener {
+  return function (this: CallController, ...args: unknown[]) {
+    try {
+      handler.apply(this, args as Args)
+    } catch (error) {
+      this.output.log(`Error handling ${event}:`, error)
+    }
   }
 }
 

@@ -12,10 +12,10 @@ export class Utterance {
   failed = false
   private stream?: Readable
 
-  /** @param log - told when the STT's `transcribe()` throws (the utterance is then `failed`). */
+  /** @param output - its log is told when the STT's `transcribe()` throws (the utterance is then `failed`). */
   constructor(
     private readonly stt: STT,
-    private readonly log: (...message: unknown[]) => void
+    private readonly output: { log(...message: unknown[]): void }
   ) {}
 
   write(audio: Buffer): void {
@@ -24,7 +24,7 @@ export class Utterance {
       try {
         this.stt.transcribe(this.stream)
       } catch (error) {
-        this.log('STT transcribe() threw:', error)
+        this.output.log('STT transcribe() threw:', error)
         this.failed = true
       }
     }

@@ -1,23 +1,22 @@
-export interface TurnTranscriptOptions {
-  /** Whether the STT emits `TranscriptEnd` after the last `Transcript` of each utterance (read when needed). */
-  signalsEnd: () => boolean
-  /** Without the signal: how long after the last piece the transcript is taken as complete (ms). */
-  graceMs: number
-  /** After the user stopped speaking, the longest wait for the transcript to complete (ms). */
-  timeoutMs: number
+import type { STT } from '@openmic/core'
+
+/** The call a turn's transcript belongs to: what it reads, and what it tells. */
+export interface TurnTranscriptOwner {
+  /** The STT: whether it emits `TranscriptEnd` after each utterance's last `Transcript` is read when needed. */
+  readonly stt: Pick<STT, 'signalsTranscriptEnd'>
+  readonly output: { log(...message: unknown[]): void }
   /**
    * The user is not speaking and the turn has text to {@link TurnTranscript.take} (or, `settled`,
    * is over without more). `settled` false: an STT that cannot signal may still send a piece of
    * the same turn within the grace; this is called again then, and with `settled` at its end.
    */
-  onText: (settled: boolean) => void
-  log: (...message: unknown[]) => void
+  onTurnText(settled: boolean): void
 }
 
 /**
  * The transcript of a user turn, which an STT may deliver in pieces, some after `StopSpeaking`.
  * The pieces are held and joined, so that one turn becomes one user message and gets one answer.
- * Once the user is not speaking, `onText(settled)` tells when to take them:
+ * Once the user is not speaking, the owner's `onTurnText(settled)` tells when to take them:
  * - with an STT that signals it, settled when every utterance it transcribes got its
  *   `TranscriptEnd` (or the STT failed);
  * - otherwise at each piece (not settled: the caller may start answering, and holds the answer's
@@ -40,7 +39,16 @@ export class TurnTranscript {
   private graceTimer?: NodeJS.Timeout
   private timeoutTimer?: NodeJS.Timeout
 
-  constructor(private readonly options: TurnTranscriptOptions) {}
+  /**
+   * @param graceMs - without the STT's signal: how long after the last piece the transcript is
+   *   taken as complete (ms)
+   * @param timeoutMs - after the user stopped speaking, the longest wait for the transcript (ms)
+   */
+  constructor(
+    private readonly owner: TurnTranscriptOwner,
+    private readonly graceMs: number,
+    private readonly timeoutMs: number
+  ) {}
 
   /** True while the user stopped speaking and the transcript may still grow. */
   get waiting(): boolean {
@@ -72,19 +80,19 @@ export class TurnTranscript {
     this.stopWaiting()
     this.speaking = false
     this.waitingForEnd = true
-    if (this.options.signalsEnd()) {
+    if (this.owner.stt.signalsTranscriptEnd) {
       if (this.open === 0) return this.settle()
     } else {
       if (!transcribing) return this.settle()
       if (this.heardSinceStart) this.startGrace()
-      if (this.pending) this.options.onText(false)
+      if (this.pending) this.owner.onTurnText(false)
       if (this.graceTimer) return
     }
     this.timeoutTimer = setTimeout(() => {
-      this.options.log('The transcript did not complete in time')
+      this.owner.output.log('The transcript did not complete in time')
       this.open = 0
       this.settle()
-    }, this.options.timeoutMs)
+    }, this.timeoutMs)
   }
 
   /** A `Transcript`: held (an empty one only tells that the STT is alive). */
@@ -93,7 +101,7 @@ export class TurnTranscript {
     if (trimmed !== '') this.pieces.push(trimmed)
     this.heardSinceStart = true
     if (this.speaking) return
-    const signals = this.options.signalsEnd()
+    const signals = this.owner.stt.signalsTranscriptEnd
     if (!this.waitingForEnd) {
       if (trimmed === '') return
       // Late, after the turn's transcript was complete: nothing tells when the STT is done with it.
@@ -102,7 +110,7 @@ export class TurnTranscript {
     } else if (!signals) {
       this.startGrace()
     }
-    if (!signals && trimmed !== '') this.options.onText(false)
+    if (!signals && trimmed !== '') this.owner.onTurnText(false)
   }
 
   /** A `TranscriptEnd`: one transcription is complete. */
@@ -117,7 +125,7 @@ export class TurnTranscript {
    * ends cannot tell which one failed: none is waited for any more.
    */
   failed(): boolean {
-    if (!this.options.signalsEnd()) {
+    if (!this.owner.stt.signalsTranscriptEnd) {
       this.open = 0
       if (this.waitingForEnd) this.settle()
       return true
@@ -143,12 +151,12 @@ export class TurnTranscript {
     clearTimeout(this.graceTimer)
     clearTimeout(this.timeoutTimer)
     this.timeoutTimer = undefined
-    this.graceTimer = setTimeout(() => this.settle(), this.options.graceMs)
+    this.graceTimer = setTimeout(() => this.settle(), this.graceMs)
   }
 
   private settle() {
     this.stopWaiting()
-    this.options.onText(true)
+    this.owner.onTurnText(true)
   }
 
   private stopWaiting() {

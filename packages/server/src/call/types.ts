@@ -19,8 +19,8 @@ export type ConversationChange =
   { type: 'item'; item: MicdropConversationItem } | { type: 'cancel-last-user-message' }
 
 /**
- * What a call does to the outside world: the socket and the server's events. Its functions are
- * called unbound.
+ * What a call does to the outside world: the socket and the server's events (called as methods
+ * of the object given).
  */
 export interface CallOutput {
   /** Sends a text frame (`Name` or `Name <json>`) that changes nothing in the conversation. */

@@ -48,7 +48,7 @@ export class MicdropServer extends CallServer<MicdropServerEvents> {
   /** With the `vad` option: the turns the server hears, instead of the client's. */
   private readonly turns?: VadTurns
   /** The client's frames that the server's VAD makes meaningless, already logged once. */
-  private readonly ignoredWithVad = new Set<string>()
+  private ignoredWithVad?: Set<string>
 
   constructor(
     readonly socket: WebSocket,
@@ -109,7 +109,7 @@ export class MicdropServer extends CallServer<MicdropServerEvents> {
       const extension = text === undefined ? undefined : parseClientExtension(text)
       if (extension?.type === 'Hello') return this.onHello(extension.hello)
       // Frames that come in while the history loads are handled after it, in order.
-      if (this.holdWhileLoading(() => this.onMessage(data, isBinary))) return
+      if (this.loadingHistory) return this.holdFrame(data, isBinary)
       if (text === undefined) this.onAudio(frameBuffer(data))
       else if (extension) this.onPlayed(extension.played)
       else this.onCommand(text)
@@ -118,6 +118,14 @@ export class MicdropServer extends CallServer<MicdropServerEvents> {
       this.log('Internal error:', error)
       this.close(MicdropCloseCodes.InternalError, 'Internal error')
     }
+  }
+
+  /**
+   * Keeps a frame until the history is in. A method of its own: a closure over the frame written
+   * in `onMessage` would cost every frame a context, loading or not.
+   */
+  private holdFrame(data: RawData, isBinary: boolean) {
+    this.holdWhileLoading(() => this.onMessage(data, isBinary))
   }
 
   private onAudio(audio: Buffer) {
@@ -155,6 +163,7 @@ export class MicdropServer extends CallServer<MicdropServerEvents> {
 
   /** A frame the server's VAD takes the place of: logged the first time, never an error. */
   private ignoreWithVad(frame: string) {
+    this.ignoredWithVad ??= new Set()
     if (this.ignoredWithVad.has(frame)) return
     this.ignoredWithVad.add(frame)
     this.log(

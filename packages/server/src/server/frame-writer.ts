@@ -22,23 +22,24 @@ export class FrameWriter {
     if (this.connection && !this.corked) {
       this.connection.cork()
       this.corked = true
-      queueMicrotask(this.flushAfterTicks)
+      // Queued as a microtask, the tick runs once the promise jobs queued so far have run: the
+      // frames an answer produces through its promise chain go out together, without waiting for
+      // the rest of the event loop's I/O (which would hold the first audio back under load).
+      queueMicrotask(() => process.nextTick(flush, this))
     }
     this.socket.send(data, { binary })
     return true
   }
 
   /** Writes out what is gathered now (the first audio of an answer, the end of the call). */
-  readonly flush = (): void => {
+  flush(): void {
     if (!this.corked) return
     this.corked = false
     this.connection!.uncork()
   }
+}
 
-  // Queued as a microtask, this tick runs once the promise jobs queued so far have run: the
-  // frames an answer produces through its promise chain go out together, without waiting for
-  // the rest of the event loop's I/O (which would hold the first audio back under load).
-  private readonly flushAfterTicks = (): void => {
-    process.nextTick(this.flush)
-  }
+/** A burst's end (a function shared by every writer, not a closure bound to each). */
+function flush(writer: FrameWriter): void {
+  writer.flush()
 }

@@ -46,6 +46,11 @@ export class CallStore {
     )
   }
 
+  /** The history is loading: what comes in is held (see `holdIncoming`). */
+  get loading(): boolean {
+    return this.incoming !== undefined
+  }
+
   /** True when the frame must wait for the history (it is handled later, in order). */
   holdIncoming(handle: () => void): boolean {
     if (!this.incoming) return false

@@ -7,9 +7,12 @@ import {
   type MicdropClientHello,
   type MicdropPlayed,
   type MicdropServerCommand,
+  type MicdropTurnMetrics,
 } from '@openmic/core/protocol'
 import { CallController } from '../call/CallController.js'
-import type { ConversationChange } from '../call/types.js'
+import type { AnswerOutcome, CallOutput, ConversationChange } from '../call/types.js'
+import type { TurnTimes } from '../metrics/turn-metrics.js'
+import type { TurnReport } from '../metrics/turn-report.js'
 import { drainCall } from '../drain/drainCall.js'
 import { CallStore } from '../store/CallStore.js'
 import { defaultConversationStore } from '../store/MemoryConversationStore.js'
@@ -99,7 +102,7 @@ export abstract class CallServer<
    * in order: for each one over an answer, how much of it the user had heard and when they spoke
    * (see `BargeIn`).
    */
-  private readonly unsettledBargeIns: Array<{ heardMs: number; at: number } | undefined> = []
+  private unsettledBargeIns?: Array<{ heardMs: number; at: number } | undefined>
 
   constructor(private readonly callOptions: MicdropServerOptions) {
     super()
@@ -136,35 +139,70 @@ export abstract class CallServer<
       resumeTimeoutMs: options.resumeTimeoutMs ?? DEFAULT_RESUME_TIMEOUT_MS,
       transcriptGraceMs: options.transcriptGraceMs ?? DEFAULT_TRANSCRIPT_GRACE_MS,
       preemptive: options.preemptive ?? false,
-      output: {
-        send: (name, payload) => this.send(name, payload),
-        audio: (audio, first) => this.audio(audio, first),
-        change: (change, how) => this.change(change, how),
-        metrics: (metrics, times) => {
-          if (this.callOptions.sendMetrics) this.send('Metrics', metrics)
-          this.safeEmit('Metrics', metrics, times)
-        },
-        turn: (report) => this.safeEmit('Turn', report),
-        answerEnd: (outcome) => this.safeEmit('AnswerEnd', outcome),
-        log: (...message) => this.log(...message),
-      },
+      output: new CallServer.Output(this),
     })
-    const call = this.call
-    this.input = {
-      startSpeaking: () => {
-        this.trackBargeIn()
-        call.startSpeaking()
-      },
-      userAudio: (audio) => call.userAudio(audio),
-      stopSpeaking: () => call.stopSpeaking(),
-      pauseSpeaking: () => call.pauseSpeaking(),
-      resumeSpeaking: () => call.resumeSpeaking(),
-      mute: () => {
-        this.trackBargeIn()
-        call.mute()
-      },
-      played: (played) => call.played(played),
-      clientKnown: () => call.clientKnown(),
+    this.input = new CallServer.Input(this)
+  }
+
+  /**
+   * What the call does to the outside world: this server's frames and events. A class rather than
+   * an object of arrow functions so that an idle call holds one small object, not a closure per
+   * function (written inside `CallServer` to reach its private members).
+   */
+  private static readonly Output = class<E extends MicdropServerEvents> implements CallOutput {
+    constructor(private readonly server: CallServer<E>) {}
+    send(name: MicdropServerCommand, payload?: unknown) {
+      this.server.send(name, payload)
+    }
+    audio(audio: Buffer, first: boolean) {
+      this.server.audio(audio, first)
+    }
+    change(change: ConversationChange, how: { frame: boolean; record: boolean }) {
+      this.server.change(change, how)
+    }
+    metrics(metrics: MicdropTurnMetrics, times: TurnTimes) {
+      if (this.server.callOptions.sendMetrics) this.server.send('Metrics', metrics)
+      this.server.safeEmit('Metrics', metrics, times)
+    }
+    turn(report: TurnReport) {
+      this.server.safeEmit('Turn', report)
+    }
+    answerEnd(outcome: AnswerOutcome) {
+      this.server.safeEmit('AnswerEnd', outcome)
+    }
+    log(...message: unknown[]) {
+      this.server.log(...message)
+    }
+  }
+
+  /** The user's side, as the transport feeds it: barge-ins are tracked before the call sees them. */
+  private static readonly Input = class<E extends MicdropServerEvents> implements CallInput {
+    constructor(private readonly server: CallServer<E>) {}
+    startSpeaking() {
+      this.server.trackBargeIn()
+      this.server.call.startSpeaking()
+    }
+    userAudio(audio: Buffer) {
+      return this.server.call.userAudio(audio)
+    }
+    stopSpeaking() {
+      this.server.call.stopSpeaking()
+    }
+    pauseSpeaking() {
+      return this.server.call.pauseSpeaking()
+    }
+    resumeSpeaking() {
+      this.server.call.resumeSpeaking()
+    }
+    mute() {
+      this.server.trackBargeIn()
+      this.server.call.mute()
+    }
+    played(played: MicdropPlayed) {
+      this.server.call.played(played)
+    }
+    clientKnown() {
+      this.server.call.clientKnown()
     }
   }
 
@@ -249,6 +287,11 @@ export abstract class CallServer<
    */
   protected holdWhileLoading(handle: () => void): boolean {
     return this.store?.holdIncoming(handle) ?? false
+  }
+
+  /** The history is loading (with a store): what the other side sends now is to be held. */
+  protected get loadingHistory(): boolean {
+    return this.store?.loading ?? false
   }
 
   /** What the other side does, as an openmic client's `Hello` says (then call `input.clientKnown()`). */
@@ -352,7 +395,7 @@ export abstract class CallServer<
   private send(name: MicdropServerCommand, payload?: unknown) {
     if (this.ended && !this.sendingFinal) return
     if (PLAYBACK_FRAMES.has(name)) this.sendFrame(name, payload)
-    else this.deliver(() => this.sendFrame(name, payload))
+    else this.deliver(name, payload)
     if (name === 'Interrupt' || name === 'Resume') this.settleBargeIn(name)
   }
 
@@ -364,12 +407,10 @@ export abstract class CallServer<
    */
   private change(change: ConversationChange, how: { frame: boolean; record: boolean }) {
     if (this.ended && !this.sendingFinal) return
-    const [name, payload] =
-      change.type === 'item'
-        ? (['Message', change.item] as const)
-        : (['CancelLastUserMessage', undefined] as const)
+    const name = change.type === 'item' ? 'Message' : 'CancelLastUserMessage'
+    const payload = change.type === 'item' ? change.item : undefined
     if (how.record) this.store?.record(name, payload)
-    if (how.frame) this.deliver(() => this.sendFrame(name, payload))
+    if (how.frame) this.deliver(name, payload)
     if (!how.record) return
     if (change.type === 'item') this.safeEmit('Message', change.item)
     else this.safeEmit('CancelLastUserMessage')
@@ -385,13 +426,13 @@ export abstract class CallServer<
     const bargeIn = this.call.answerInProgress
       ? { heardMs: this.call.heardNow(), at: performance.now() }
       : undefined
-    if (this.call.saidHello) this.unsettledBargeIns.push(bargeIn)
+    if (this.call.saidHello) (this.unsettledBargeIns ??= []).push(bargeIn)
     else if (bargeIn) this.safeEmit('BargeIn', 'interrupted', bargeIn.heardMs, bargeIn.at)
   }
 
   /** One barge-in was settled, in the order they came (see `settlesBargeIns`). */
   private settleBargeIn(frame: 'Interrupt' | 'Resume') {
-    const bargeIn = this.unsettledBargeIns.shift()
+    const bargeIn = this.unsettledBargeIns?.shift()
     if (!bargeIn) return
     const verdict = frame === 'Interrupt' ? 'interrupted' : 'resumed'
     this.safeEmit('BargeIn', verdict, bargeIn.heardMs, bargeIn.at)
@@ -405,8 +446,8 @@ export abstract class CallServer<
   }
 
   /** Sends now, or after the store writes that frames wait for. */
-  private deliver(send: () => void) {
-    if (this.store) this.store.gate.deliver(send)
-    else send()
+  private deliver(name: MicdropServerCommand, payload: unknown) {
+    if (this.store) this.store.gate.deliver(() => this.sendFrame(name, payload))
+    else this.sendFrame(name, payload)
   }
 }
