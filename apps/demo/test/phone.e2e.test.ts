@@ -14,9 +14,11 @@ const GOODBYE = 'Goodbye, and have a nice day!'
 const FRAME_MS = 20
 /**
  * The phone line's marks are 100 ms apart: where playback is, at a barge-in, is known to that and
- * a frame (exact at each mark, estimated on the clock between two).
+ * a frame (exact at each mark, estimated on the clock between two). The server's count and the
+ * phone's are read at different instants (the barge-in, the clear's arrival), and a loaded machine
+ * stretches the time between them: the tests allow three times that precision.
  */
-const MARK_SLACK_MS = 100 + FRAME_MS
+const MARK_SLACK_MS = 3 * (100 + FRAME_MS)
 
 let demo: PhoneDemo | undefined
 afterEach(async () => {

@@ -533,9 +533,11 @@ describe('the shared step loop', () => {
       expect(report.retries).toEqual([
         { at: expect.any(Number), attempt: 0, delayMs: expect.any(Number), error: reset },
       ])
-      // The retry's wait comes before the first token of the try that answered.
-      expect(report.retries[0]!.at + report.retries[0]!.delayMs).toBeLessThanOrEqual(
-        report.firstTokenAt!
+      // The first token is the try's that answered, after the retry's wait (not the failed try's
+      // reasoning). Timers count from the event loop's cached time, which lags performance.now()
+      // on a busy machine: half the wait is the margin.
+      expect(report.firstTokenAt! - report.retries[0]!.at).toBeGreaterThanOrEqual(
+        report.retries[0]!.delayMs / 2
       )
     })
 
