@@ -63,10 +63,11 @@ function percentile(sorted, p) {
 }
 
 /** Starts a candidate's server process and a client with `n` idle calls; `measure` goes on. */
-async function connect(n, variant, children) {
+async function connect(n, variant, children, idleOnly = false) {
   const env = { ...process.env }
   if (variant.root) env.BENCH_ROOT = variant.root
-  const server = fork(join(here, 'server.mjs'), variant.serverArgs, {
+  const serverArgs = idleOnly ? [...variant.serverArgs, '--idle'] : variant.serverArgs
+  const server = fork(join(here, 'server.mjs'), serverArgs, {
     env,
     execArgv: ['--expose-gc', ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
   })
@@ -100,9 +101,13 @@ async function withChildren(body) {
   }
 }
 
-/** Heap per idle call: `n` calls connected, no turn, GC'd heap growth / n (KB). */
+/**
+ * Heap per idle call: `n` calls connected, no turn, GC'd heap growth / n (KB). The server process
+ * puts no listener of its own on the calls (as an app that listens to none), so that what is
+ * measured is the server's call alone.
+ */
 const measureIdle = (n, variant) =>
-  withChildren(async (children) => (await connect(n, variant, children)).heapPerConn)
+  withChildren(async (children) => (await connect(n, variant, children, true)).heapPerConn)
 
 const measure = (n, variant) =>
   withChildren(async (children) => {

@@ -8,6 +8,8 @@ import { WebSocketServer } from 'ws'
 import { loadMicdrop } from './micdrop.mjs'
 
 const reference = process.argv.includes('--reference')
+/** Only idle calls are measured: no listener of the bench's on them (it would count as theirs). */
+const idleOnly = process.argv.includes('--idle')
 const micdropAt = process.argv.indexOf('--micdrop')
 const ANSWER = 'Sure, here you go.'
 const UTTERANCE = 'Hello'
@@ -46,6 +48,7 @@ wss.on('connection', (socket) => {
   }
   if (startMicdropCall) return void startMicdropCall(socket)
   const call = new MicdropServer(socket, doubles(core))
+  if (idleOnly) return
   // StopSpeaking -> first audio frame handed to the socket, as the server measures it.
   call.on('Metrics', (metrics) => window?.endToEnd.push(metrics.endToEndMs))
 })

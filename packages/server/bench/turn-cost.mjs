@@ -3,14 +3,36 @@
 // code and caches are cold, as on a lightly loaded server) and a fast one (back to back), the
 // StopSpeaking -> first audio latency the server measures (p50 / p90 / max, and its STT, agent
 // and TTS parts), CPU time per turn, and heap allocated per turn (V8 sampling heap profiler).
+// With `--micdrop <checkout>`, the call is Micdrop's server (built from its public source outside
+// this project, see micdrop.mjs) with the same doubles: it reports no latency, CPU and heap only.
 // Run: pnpm --filter @openmic/core --filter @openmic/server build && node bench/turn-cost.mjs
+//   [fast turns] [slow turns] [--micdrop <checkout>]
 import { EventEmitter } from 'node:events'
 import { Session } from 'node:inspector/promises'
-import { MicdropServer, MockAgent, MockSTT, MockTTS } from './build.mjs'
+import { MockAgent, MockSTT, MockTTS } from '@openmic/core'
+import { loadMicdrop } from './micdrop.mjs'
+
+const args = process.argv.slice(2)
+const micdropAt = args.indexOf('--micdrop')
+const micdropDir = micdropAt === -1 ? undefined : args.splice(micdropAt, 2)[1]
+const ANSWER = 'Sure, here you go.'
+const doubles = () => ({
+  agent: new MockAgent({ answers: [ANSWER] }),
+  stt: new MockSTT({ utterances: ['Hello'] }),
+  tts: new MockTTS(),
+})
+/** Starts a call on a socket: this build's MicdropServer (reporting its metrics), or Micdrop's. */
+const startCall = micdropDir
+  ? loadMicdrop(micdropDir, { answer: ANSWER, utterance: 'Hello', doubles })
+  : await (async () => {
+      const { MicdropServer } = await import('./build.mjs')
+      return (socket) =>
+        new MicdropServer(socket, doubles()).on('Metrics', (turn) => metrics.push(turn))
+    })()
 
 const CALLS = 100
-const FAST_TURNS = Number(process.argv[2] ?? 20000)
-const SLOW_TURNS = Number(process.argv[3] ?? 200)
+const FAST_TURNS = Number(args[0] ?? 20000)
+const SLOW_TURNS = Number(args[1] ?? 200)
 const CHUNK = Buffer.alloc(3200, 3)
 const START = Buffer.from('StartSpeaking')
 const STOP = Buffer.from('StopSpeaking')
@@ -24,12 +46,7 @@ class MemorySocket extends EventEmitter {
 const metrics = []
 const sockets = Array.from({ length: CALLS }, () => {
   const socket = new MemorySocket()
-  const call = new MicdropServer(socket, {
-    agent: new MockAgent({ answers: ['Sure, here you go.'] }),
-    stt: new MockSTT({ utterances: ['Hello'] }),
-    tts: new MockTTS(),
-  })
-  call.on('Metrics', (turn) => metrics.push(turn))
+  startCall(socket)
   return socket
 })
 
@@ -56,6 +73,7 @@ async function run(turns, pauseMs) {
 function summary(label, { metrics: turns, cpuPerTurnUs }, withCpu) {
   const line = [label]
   for (const key of ['endToEndMs', 'sttMs', 'agentFirstTextMs', 'ttsFirstAudioMs']) {
+    if (turns.length === 0) break // Micdrop's server reports no latency
     const values = turns.map((m) => m[key] ?? 0).sort((a, b) => a - b)
     const at = (p) => values[Math.min(values.length - 1, Math.floor(p * values.length))].toFixed(2)
     line.push(`${key} p50 ${at(0.5)} p90 ${at(0.9)} max ${values.at(-1).toFixed(2)}`)

@@ -25,6 +25,7 @@ import { runTool } from '../tools/run-tool.js'
 import type { Tool } from '../tools/Tool.js'
 import { AnswerStream } from './AnswerStream.js'
 import type { AgentEvents, AgentOptions } from './types.js'
+import { eventsGoToCall } from '../events/call-sink.js'
 
 /** One call of `answer()`: its stream and what cancels it. */
 interface AnswerRun {
@@ -367,8 +368,8 @@ export abstract class Agent<
         this.log('Error after the answer was cancelled (ignored):', error)
       } else {
         this.log('Answer failed:', error)
-        if (this.listenerCount('Failed') === 0) this.warn('Answer failed:', error)
-        this.emit('Failed', error)
+        // Nobody heard it (no call, no listener): it must not go unseen
+        if (!this.emit('Failed', error)) this.warn('Answer failed:', error)
       }
     } finally {
       this.endRun(run)
@@ -391,3 +392,6 @@ export abstract class Agent<
     }
   }
 }
+
+// The call the agent belongs to hears its events first (see call-sink.ts).
+eventsGoToCall(Agent)

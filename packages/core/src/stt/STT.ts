@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream'
 import type { Logger } from '../logger/Logger.js'
 import { defaultProviderName } from '../telemetry/provider-name.js'
 import type { FallbackSwitch } from '../telemetry/reports.js'
+import { eventsGoToCall } from '../events/call-sink.js'
 
 export interface STTEvents {
   /**
@@ -82,3 +83,6 @@ export abstract class STT extends EventEmitter<STTEvents> {
     this.removeAllListeners()
   }
 }
+
+// The call the STT belongs to hears its events first (see call-sink.ts).
+eventsGoToCall(STT)

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream'
 import type { Logger } from '../logger/Logger.js'
 import { defaultProviderName } from '../telemetry/provider-name.js'
 import type { FallbackSwitch } from '../telemetry/reports.js'
+import { eventsGoToCall } from '../events/call-sink.js'
 
 /** When a word is heard, relative to the start of the audio of the `speak()` that says it. */
 export interface TTSWord {
@@ -73,3 +74,6 @@ export abstract class TTS extends EventEmitter<TTSEvents> {
     this.removeAllListeners()
   }
 }
+
+// The call the TTS belongs to hears its events first (see call-sink.ts).
+eventsGoToCall(TTS)

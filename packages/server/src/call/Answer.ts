@@ -538,12 +538,15 @@ export class Answer implements OutboxOwner {
    * Ends a playing answer once its client surely played it all. For a client that reports its
    * playback's end, the estimate is only a fallback; the client may say so after this answer
    * began playing (its `Hello` comes after the greeting's audio), so that is read when due.
+   * `armedWith`: the allowance of the timer that is calling. A timer fires by the event loop's
+   * clock, which lags `performance.now()` by the loop's current iteration: when it fires for the
+   * same allowance the answer is due, and reading the clock again would only arm it once more.
    */
-  private awaitPlayedOut() {
+  private awaitPlayedOut(armedWith?: number) {
     const allowance = this.host.reportsPlaybackEnd ? REPORT_FALLBACK_MS : 0
     const delay = this.playback.playEndAt + allowance - performance.now()
-    if (delay > 0) {
-      this.heardTimer = setTimeout(() => this.awaitPlayedOut(), delay)
+    if (delay > 0 && armedWith !== allowance) {
+      this.heardTimer = setTimeout(() => this.awaitPlayedOut(allowance), delay)
       return
     }
     this.end(this.spoken.complete ? 'heard' : 'cut', this.playback.sentMs, {

@@ -692,48 +692,81 @@ export class CallController implements AnswerHost, TurnTranscriptOwner {
 
   // ---- agent, STT and TTS events ----
 
-  /** Puts the call's listeners on its agent, STT and TTS (see `LISTENERS`); undone by `destroy()`. */
+  /**
+   * Hears the events of the call's agent, STT and TTS: as the part's call (`CALL_SINK`, one
+   * field, on parts built on core's classes), else (a part that is not, or one another call
+   * already hears) with a listener per event. Undone by `destroy()`.
+   */
   private listen(): void {
-    for (const [part, event, listener] of CallController.LISTENERS) {
-      ;(this[part] as Emitter).on(event, listener, this)
+    for (const part of this.parts()) {
+      if (CALL_SINK in part && part[CALL_SINK] === undefined) part[CALL_SINK] = this
+      else this.forEachListener(part, (event, listener) => part.on(event, listener, this))
     }
   }
 
   private unlisten(): void {
-    for (const [part, event, listener] of CallController.LISTENERS) {
-      ;(this[part] as Emitter).off(event, listener, this)
+    for (const part of this.parts()) {
+      if (CALL_SINK in part && part[CALL_SINK] === this) part[CALL_SINK] = undefined
+      else this.forEachListener(part, (event, listener) => part.off(event, listener, this))
+    }
+  }
+
+  /** The agent, STT and TTS, each once (one object may be more than one of them). */
+  private parts(): Part[] {
+    const parts = [this.agent, this.stt, this.tts] as unknown as Part[]
+    return parts.filter((part, i) => parts.indexOf(part) === i)
+  }
+
+  private forEachListener(part: Part, each: (event: string, listener: CallListener) => void) {
+    for (const role of ROLES) {
+      if ((this[role] as unknown) !== part) continue
+      for (const [event, listener] of CallController.LISTENERS[role]) {
+        each(event, listener)
+      }
+    }
+  }
+
+  /** An event of the agent, STT or TTS (this call is their `CALL_SINK`). */
+  partEvent(part: object, event: string | symbol, arg: unknown): void {
+    if (typeof event !== 'string') return
+    for (const role of ROLES) {
+      if ((this[role] as unknown) === part)
+        CallController.LISTENERS[role].get(event)?.call(this, arg)
     }
   }
 
   /**
-   * The call's listeners on its agent, STT and TTS: one function per event, shared by every call,
-   * which eventemitter3 calls with the call as `this` (an idle call holds no closure per listener).
-   * Each is wrapped so that what its handler throws is logged (with the event's name) instead of
-   * being thrown back into the emitter: a provider's socket handler or stream must never fail
-   * because of the call.
+   * The call's handlers of its agent's, STT's and TTS's events: one function per event, shared by
+   * every call, called with the call as `this` (an idle call holds no closure per event). Each is
+   * wrapped so that what its handler throws is logged (with the event's name) instead of being
+   * thrown back into the emitter: a provider's socket handler or stream must never fail because
+   * of the call.
    */
-  private static readonly LISTENERS: ReadonlyArray<
-    readonly [part: 'agent' | 'stt' | 'tts', event: string, listener: CallListener]
-  > = [
-    ['agent', 'Message', guarded('Message', CallController.prototype.onAgentMessage)],
-    ['agent', 'ToolMessage', guarded('ToolMessage', CallController.prototype.onAgentToolMessage)],
-    [
-      'agent',
-      'CancelLastUserMessage',
-      guarded('CancelLastUserMessage', CallController.prototype.onAgentCancelLastUserMessage),
-    ],
-    ['agent', 'SkipAnswer', guarded('SkipAnswer', CallController.prototype.onAgentSkipAnswer)],
-    ['agent', 'EndCall', guarded('EndCall', CallController.prototype.onAgentEndCall)],
-    ['agent', 'ToolCall', guarded('ToolCall', CallController.prototype.onAgentToolCall)],
-    ['agent', 'Failed', guarded('Failed', CallController.prototype.onAgentFailed)],
-    ['stt', 'Transcript', guarded('Transcript', CallController.prototype.onTranscript)],
-    ['stt', 'TranscriptEnd', guarded('TranscriptEnd', CallController.prototype.onTranscriptEnd)],
-    ['stt', 'Failed', guarded('Failed', CallController.prototype.onSttFailed)],
-    ['tts', 'Audio', guarded('Audio', CallController.prototype.onTtsAudio)],
-    ['tts', 'Words', guarded('Words', CallController.prototype.onTtsWords)],
-    ['tts', 'AudioEnd', guarded('AudioEnd', CallController.prototype.onTtsAudioEnd)],
-    ['tts', 'Failed', guarded('Failed', CallController.prototype.onTtsFailed)],
-  ]
+  private static readonly LISTENERS: Readonly<Record<Role, ReadonlyMap<string, CallListener>>> = {
+    agent: handlers({
+      Message: guarded('Message', CallController.prototype.onAgentMessage),
+      ToolMessage: guarded('ToolMessage', CallController.prototype.onAgentToolMessage),
+      CancelLastUserMessage: guarded(
+        'CancelLastUserMessage',
+        CallController.prototype.onAgentCancelLastUserMessage
+      ),
+      SkipAnswer: guarded('SkipAnswer', CallController.prototype.onAgentSkipAnswer),
+      EndCall: guarded('EndCall', CallController.prototype.onAgentEndCall),
+      ToolCall: guarded('ToolCall', CallController.prototype.onAgentToolCall),
+      Failed: guarded('Failed', CallController.prototype.onAgentFailed),
+    }),
+    stt: handlers({
+      Transcript: guarded('Transcript', CallController.prototype.onTranscript),
+      TranscriptEnd: guarded('TranscriptEnd', CallController.prototype.onTranscriptEnd),
+      Failed: guarded('Failed', CallController.prototype.onSttFailed),
+    }),
+    tts: handlers({
+      Audio: guarded('Audio', CallController.prototype.onTtsAudio),
+      Words: guarded('Words', CallController.prototype.onTtsWords),
+      AudioEnd: guarded('AudioEnd', CallController.prototype.onTtsAudioEnd),
+      Failed: guarded('Failed', CallController.prototype.onTtsFailed),
+    }),
+  }
 
   /** The answer the agent is producing, whose events these are. */
   private get answering(): Answer | undefined {
@@ -831,23 +864,40 @@ export class CallController implements AnswerHost, TurnTranscriptOwner {
   }
 }
 
-/** A listener of {@link CallController.LISTENERS}, called with the call as `this`. */
-type CallListener = (this: CallController, ...args: unknown[]) => void
+/**
+ * The field of core's `Agent`, `STT` and `TTS` (their base, `PartEmitter`) where the call they
+ * belong to is told their events before their listeners: a registered symbol, the same one core
+ * uses, so that it needs no export.
+ */
+const CALL_SINK = Symbol.for('openmic.callSink')
 
-/** What the call needs of its agent, STT and TTS to listen: eventemitter3 with a context. */
-interface Emitter {
+/** The call's parts, each heard in its role. */
+const ROLES = ['agent', 'stt', 'tts'] as const
+type Role = (typeof ROLES)[number]
+
+/** A handler of {@link CallController.LISTENERS}, called with the call as `this`. */
+type CallListener = (this: CallController, arg?: unknown) => void
+
+/** What the call needs of its agent, STT and TTS to hear them: core's part, or eventemitter3. */
+interface Part {
+  [CALL_SINK]?: CallController | undefined
   on(event: string, listener: CallListener, context: CallController): unknown
   off(event: string, listener: CallListener, context: CallController): unknown
 }
 
+/** A table of handlers by event name (a Map: no event name may find an Object method). */
+function handlers(table: Record<string, CallListener>): ReadonlyMap<string, CallListener> {
+  return new Map(Object.entries(table))
+}
+
 /** `handler` as a listener whose exception is logged with the event's name, never thrown back. */
-function guarded<Args extends unknown[]>(
+function guarded<Arg>(
   event: string,
-  handler: (this: CallController, ...args: Args) => void
+  handler: (this: CallController, arg: Arg) => void
 ): CallListener {
-  return function (this: CallController, ...args: unknown[]) {
+  return function (this: CallController, arg?: unknown) {
     try {
-      handler.apply(this, args as Args)
+      handler.call(this, arg as Arg)
     } catch (error) {
       this.output.log(`Error handling ${event}:`, error)
     }

@@ -17,6 +17,9 @@ import { frameBuffer, frameSize } from './frames.js'
 import type { MicdropServerEvents, MicdropServerOptions } from './types.js'
 
 const DEFAULT_MAX_FRAME_BYTES = 65536
+/** The call a socket carries, for the socket's listeners (shared by every call, see `listen`). */
+const CALL = Symbol('openmic.call')
+type CallSocket = WebSocket & { [CALL]?: MicdropServer }
 /** The client's words about its own turns: with the server's VAD, it hears them instead. */
 const TURN_WORDS: ReadonlySet<string> = new Set([
   MicdropClientCommands.StartSpeaking,
@@ -65,9 +68,7 @@ export class MicdropServer extends CallServer<MicdropServerEvents> {
       // `Interrupt` (its cue to drop what it plays), and its playback is reckoned by the server.
       this.clientSaidHello({ captions: false, reportsPlaybackEnd: false })
     }
-    socket.on('message', this.onMessage)
-    socket.on('close', this.onClose)
-    socket.on('error', this.onError)
+    this.listen()
     if (socket.readyState !== WebSocket.OPEN) {
       queueMicrotask(() => this.onClose())
       return
@@ -96,7 +97,30 @@ export class MicdropServer extends CallServer<MicdropServerEvents> {
     this.writer.flush()
   }
 
-  private readonly onMessage = (data: RawData, isBinary: boolean) => {
+  /**
+   * Puts the call's listeners on its socket: functions shared by every call, which find the call
+   * on the socket they are called on (an idle call holds no closure per listener).
+   */
+  private listen() {
+    ;(this.socket as CallSocket)[CALL] = this
+    this.socket.on('message', MicdropServer.onSocketMessage)
+    this.socket.on('close', MicdropServer.onSocketClose)
+    this.socket.on('error', MicdropServer.onSocketError)
+  }
+
+  private static onSocketMessage(this: CallSocket, data: RawData, isBinary: boolean) {
+    this[CALL]?.onMessage(data, isBinary)
+  }
+
+  private static onSocketClose(this: CallSocket, code?: number) {
+    this[CALL]?.onClose(code)
+  }
+
+  private static onSocketError(this: CallSocket, error: Error) {
+    this[CALL]?.log('Socket error:', error)
+  }
+
+  private onMessage(data: RawData, isBinary: boolean) {
     if (this.isEnded) return
     try {
       if (frameSize(data) > (this.options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES)) {
@@ -171,16 +195,13 @@ export class MicdropServer extends CallServer<MicdropServerEvents> {
     )
   }
 
-  private readonly onClose = (code?: number) => {
-    this.socket.off('message', this.onMessage)
-    this.socket.off('close', this.onClose)
-    this.socket.off('error', this.onError)
+  private onClose(code?: number) {
+    this.socket.off('message', MicdropServer.onSocketMessage)
+    this.socket.off('close', MicdropServer.onSocketClose)
+    this.socket.off('error', MicdropServer.onSocketError)
+    ;(this.socket as CallSocket)[CALL] = undefined
     this.turns?.destroy()
     this.end(code)
-  }
-
-  private readonly onError = (error: Error) => {
-    this.log('Socket error:', error)
   }
 
   /** An openmic client said what it does: the server answers with what it does. */
