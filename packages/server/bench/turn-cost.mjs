@@ -3,6 +3,9 @@
 // code and caches are cold, as on a lightly loaded server) and a fast one (back to back), the
 // StopSpeaking -> first audio latency the server measures (p50 / p90 / max, and its STT, agent
 // and TTS parts), CPU time per turn, and heap allocated per turn (V8 sampling heap profiler).
+// CPU is also given at a paced rate (a turn every 5 ms, each call's answer played out before its
+// next turn), where code and caches are as cold as on a server with a few hundred calls: the
+// fast pace hides what that costs.
 // With `--micdrop <checkout>`, the call is Micdrop's server (built from its public source outside
 // this project, see micdrop.mjs) with the same doubles: it reports no latency, CPU and heap only.
 // Run: pnpm --filter @openmic/core --filter @openmic/server build && node bench/turn-cost.mjs
@@ -78,7 +81,8 @@ function summary(label, { metrics: turns, cpuPerTurnUs }, withCpu) {
     const at = (p) => values[Math.min(values.length - 1, Math.floor(p * values.length))].toFixed(2)
     line.push(`${key} p50 ${at(0.5)} p90 ${at(0.9)} max ${values.at(-1).toFixed(2)}`)
   }
-  // At the slow pace, CPU time also counts the timers of the pauses: shown for the fast one only.
+  // At the slow pace CPU time would be mostly the pauses' timers: not shown (the paced run has one
+  // timer per turn, alike for every server).
   if (withCpu) line.push(`CPU ${cpuPerTurnUs.toFixed(1)} µs/turn`)
   console.log(line.join('\n  '))
 }
@@ -105,6 +109,7 @@ async function allocatedPerTurn(turns) {
 
 await run(5000, 0) // warm-up
 summary(`slow (a turn every 50 ms, ${SLOW_TURNS} turns):`, await run(SLOW_TURNS, 50), false)
+summary(`paced (a turn every 5 ms, 2000 turns):`, await run(2000, 5), true)
 summary(`fast (back to back, ${FAST_TURNS} turns):`, await run(FAST_TURNS, 0), true)
 console.log(
   `heap allocated: ${((await allocatedPerTurn(FAST_TURNS / 4)) / 1024).toFixed(1)} KB/turn`

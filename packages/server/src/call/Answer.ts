@@ -546,7 +546,8 @@ export class Answer implements OutboxOwner {
     const allowance = this.host.reportsPlaybackEnd ? REPORT_FALLBACK_MS : 0
     const delay = this.playback.playEndAt + allowance - performance.now()
     if (delay > 0 && armedWith !== allowance) {
-      this.heardTimer = setTimeout(() => this.awaitPlayedOut(allowance), delay)
+      // In whole ms: Node keeps one list of timers per duration
+      this.heardTimer = setTimeout(() => this.awaitPlayedOut(allowance), Math.ceil(delay))
       return
     }
     this.end(this.spoken.complete ? 'heard' : 'cut', this.playback.sentMs, {

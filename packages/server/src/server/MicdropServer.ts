@@ -154,7 +154,10 @@ export class MicdropServer extends CallServer<MicdropServerEvents> {
 
   private onAudio(audio: Buffer) {
     if (this.turns) this.turns.audio(audio)
-    else if (this.input.userAudio(audio)) this.safeEmit('UserAudio', audio)
+    // Checked first: most apps do not listen, and every frame would pay for the emit's arguments
+    else if (this.input.userAudio(audio) && this.listenerCount('UserAudio') > 0) {
+      this.safeEmit('UserAudio', audio)
+    }
   }
 
   /**
