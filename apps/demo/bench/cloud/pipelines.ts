@@ -2,6 +2,8 @@
 // openmic's fake servers (@openmic/testing) on 127.0.0.1, whose latencies are scripted (STT final
 // 150 ms after the commit, model first token 300 ms, TTS first byte 200 ms); core's mocks scripted
 // the same way; and the offline pipeline of @openmic/local, whose latency is its own compute.
+// Each pipeline on fakes also has its raw chain (bench/cloud/raw-chain.ts): the same turn with
+// the providers' own clients (bench/cloud/raw/), on the same fakes.
 import { createOpenAI } from '@ai-sdk/openai'
 import { AiSdkAgent } from '@openmic/ai-sdk'
 import { CartesiaSTT, CartesiaTTS } from '@openmic/cartesia'
@@ -15,12 +17,21 @@ import { OpenaiAgent, OpenaiSTT, OpenaiTTS } from '@openmic/openai'
 import { float32Sine } from '@openmic/testing'
 import type { FakeHost, RemoteFake } from './remote-fakes.js'
 import { speakPcm } from '../../test/speech.js'
+import { RawChain, type RawModel } from './raw-chain.js'
+import { aiSdkModel } from './raw/ai-sdk.js'
+import { cartesiaSTT, cartesiaTTS } from './raw/cartesia.js'
+import { elevenLabsSTT, elevenLabsTTS } from './raw/elevenlabs.js'
+import { gladiaLiveSTT } from './raw/gladia.js'
+import { gradiumSTT, gradiumTTS } from './raw/gradium.js'
+import { mistralChatModel, mistralRealtimeSTT, mistralSpeechTTS } from './raw/mistral.js'
+import { openaiRealtimeSTT, openaiResponsesModel, openaiSpeechTTS } from './raw/openai.js'
 
 export const STT_MS = 150
 export const MODEL_MS = 300
 export const TTS_MS = 200
 const QUESTION = 'What time is it?'
 const ANSWER = 'It is noon. Anything else?'
+const SYSTEM_PROMPT = 'Be brief.'
 /** What the user says to a fake STT: 300 ms of audio (the fakes do not listen to it). */
 const FAKE_SPEECH = Buffer.alloc(9600, 1)
 
@@ -34,8 +45,14 @@ export interface Pipeline {
   speech: Buffer
   /** The agent, STT and TTS of one call. */
   make(): { agent: Agent; stt: STT; tts: TTS }
-  /** Scripts the providers' next turn (its fakes are the host's, closed with it). */
-  script(): void
+  /**
+   * Scripts the providers' next turn (its fakes are the host's, closed with it). `sentences`: how
+   * many of the answer's sentences will be asked for speech, one request each where the TTS makes
+   * one per sentence (the pipeline asks for both, the raw chain for the first).
+   */
+  script(sentences?: 1 | 2): void
+  /** The same turn with the providers' own clients, on the same fakes (none without fakes). */
+  raw?(): RawChain
 }
 
 const SCRIPTED = { stt: STT_MS, agent: MODEL_MS, tts: TTS_MS }
@@ -47,10 +64,10 @@ function replyAnswer(chat: RemoteFake) {
   ])
 }
 
-/** The fake OpenAI speech's audio for the answer's two sentences, at real-time pace. */
-function replySpeech(speech: RemoteFake) {
+/** The fake OpenAI speech's audio for the answer's sentences, at real-time pace. */
+function replySpeech(speech: RemoteFake, sentences = 2) {
   const sentence = { type: 'audio', firstByteMs: TTS_MS, chunkDelayMs: 'realtime' }
-  speech.enqueue(sentence, sentence)
+  for (let i = 0; i < sentences; i++) speech.enqueue(sentence)
 }
 
 async function mocks(_host: FakeHost): Promise<Pipeline> {
@@ -68,8 +85,16 @@ async function mocks(_host: FakeHost): Promise<Pipeline> {
   }
 }
 
-/** OpenAI's speech around an agent on the fake OpenAI server: OpenaiAgent, or the AI SDK's. */
-function openaiSpeech(id: string, name: string, agent: (baseURL: string) => Agent) {
+/**
+ * OpenAI's speech around an agent on the fake OpenAI server: OpenaiAgent, or the AI SDK's; the raw
+ * chain's model is the agent's SDK.
+ */
+function openaiSpeech(
+  id: string,
+  name: string,
+  agent: (baseURL: string) => Agent,
+  rawModel: (baseURL: string) => RawModel
+) {
   return async (host: FakeHost): Promise<Pipeline> => {
     const chat = await host.create('createFakeOpenAI')
     const realtime = await host.create('createFakeOpenaiRealtime')
@@ -84,17 +109,26 @@ function openaiSpeech(id: string, name: string, agent: (baseURL: string) => Agen
         stt: new OpenaiSTT({ apiKey: 'k', baseURL: realtime.baseURL }),
         tts: new OpenaiTTS({ apiKey: 'k', baseURL: speech.baseURL }),
       }),
-      script: () => {
+      script: (sentences) => {
         realtime.replyTranscript(QUESTION, { delayMs: STT_MS })
         replyAnswer(chat)
-        replySpeech(speech)
+        replySpeech(speech, sentences)
       },
+      raw: () =>
+        new RawChain(
+          {
+            stt: openaiRealtimeSTT(realtime.baseURL),
+            model: rawModel(chat.baseURL),
+            tts: openaiSpeechTTS(speech.baseURL),
+          },
+          SYSTEM_PROMPT
+        ),
     }
   }
 }
 
 const openaiAgent = (baseURL: string) =>
-  new OpenaiAgent({ apiKey: 'k', baseURL, systemPrompt: 'Be brief.' })
+  new OpenaiAgent({ apiKey: 'k', baseURL, systemPrompt: SYSTEM_PROMPT })
 
 async function mistral(host: FakeHost): Promise<Pipeline> {
   const chat = await host.create('createFakeMistral')
@@ -110,18 +144,27 @@ async function mistral(host: FakeHost): Promise<Pipeline> {
       agent: new MistralAgent({
         apiKey: 'k',
         serverURL: chat.serverURL,
-        systemPrompt: 'Be brief.',
+        systemPrompt: SYSTEM_PROMPT,
       }),
       stt: new MistralSTT({ apiKey: 'k', serverURL: realtime.serverURL }),
       tts: new MistralTTS({ apiKey: 'k', serverURL: speech.serverURL }),
     }),
-    script: () => {
+    script: (sentences = 2) => {
       realtime.replyTranscript(QUESTION, { delayMs: STT_MS, deltas: [] })
       replyAnswer(chat)
-      for (let i = 0; i < 2; i++) {
+      for (let i = 0; i < sentences; i++) {
         speech.replySpeech(sentence, { firstEventDelayMs: TTS_MS, chunks: 10, chunkDelayMs: 100 })
       }
     },
+    raw: () =>
+      new RawChain(
+        {
+          stt: mistralRealtimeSTT(realtime.serverURL),
+          model: mistralChatModel(chat.serverURL),
+          tts: mistralSpeechTTS(speech.serverURL),
+        },
+        SYSTEM_PROMPT
+      ),
   }
 }
 
@@ -140,12 +183,21 @@ async function gladia(host: FakeHost): Promise<Pipeline> {
       stt: new GladiaSTT({ apiKey: 'k', baseURL: live.baseURL }),
       tts: new OpenaiTTS({ apiKey: 'k', baseURL: speech.baseURL }),
     }),
-    script: () => {
+    script: (sentences) => {
       // The final comes STT_MS after stop_recording, then end_recording.
       live.replyTranscript(QUESTION, { delayMs: STT_MS, partials: [] })
       replyAnswer(chat)
-      replySpeech(speech)
+      replySpeech(speech, sentences)
     },
+    raw: () =>
+      new RawChain(
+        {
+          stt: gladiaLiveSTT(live.baseURL),
+          model: openaiResponsesModel(chat.baseURL),
+          tts: openaiSpeechTTS(speech.baseURL),
+        },
+        SYSTEM_PROMPT
+      ),
   }
 }
 
@@ -172,6 +224,15 @@ async function gradium(host: FakeHost): Promise<Pipeline> {
       replyAnswer(chat)
       speech.reply({ kind: 'speech', firstAudioDelayMs: TTS_MS })
     },
+    raw: () =>
+      new RawChain(
+        {
+          stt: gradiumSTT(asr.baseURL),
+          model: openaiResponsesModel(chat.baseURL),
+          tts: gradiumTTS(speech.baseURL),
+        },
+        SYSTEM_PROMPT
+      ),
   }
 }
 
@@ -197,6 +258,15 @@ async function elevenlabs(host: FakeHost): Promise<Pipeline> {
       scribe.replyTranscript(QUESTION, { delayMs: STT_MS })
       replyAnswer(chat)
     },
+    raw: () =>
+      new RawChain(
+        {
+          stt: elevenLabsSTT(scribe.baseURL),
+          model: openaiResponsesModel(chat.baseURL),
+          tts: elevenLabsTTS(speech.baseURL),
+        },
+        SYSTEM_PROMPT
+      ),
   }
 }
 
@@ -223,6 +293,15 @@ async function cartesia(host: FakeHost): Promise<Pipeline> {
       stt.replyTranscript(QUESTION, { delayMs: STT_MS })
       replyAnswer(chat)
     },
+    raw: () =>
+      new RawChain(
+        {
+          stt: cartesiaSTT(stt.baseURL),
+          model: openaiResponsesModel(chat.baseURL),
+          tts: cartesiaTTS(tts.baseURL),
+        },
+        SYSTEM_PROMPT
+      ),
   }
 }
 
@@ -242,7 +321,12 @@ async function local(_host: FakeHost): Promise<Pipeline> {
 
 export const pipelines: Record<string, (host: FakeHost) => Promise<Pipeline>> = {
   mocks,
-  openai: openaiSpeech('openai', 'OpenaiSTT + OpenaiAgent + OpenaiTTS', openaiAgent),
+  openai: openaiSpeech(
+    'openai',
+    'OpenaiSTT + OpenaiAgent + OpenaiTTS',
+    openaiAgent,
+    openaiResponsesModel
+  ),
   mistral,
   elevenlabs,
   cartesia,
@@ -254,8 +338,9 @@ export const pipelines: Record<string, (host: FakeHost) => Promise<Pipeline>> = 
     (baseURL) =>
       new AiSdkAgent({
         model: createOpenAI({ apiKey: 'k', baseURL }).responses('gpt-4.1-mini'),
-        systemPrompt: 'Be brief.',
-      })
+        systemPrompt: SYSTEM_PROMPT,
+      }),
+    aiSdkModel
   ),
   local,
 }
