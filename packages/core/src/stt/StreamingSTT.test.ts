@@ -236,10 +236,15 @@ describe('StreamingSTT', () => {
       ['0102', 'end'],
       ['0304', 'end'],
     ])
+    const whileHeard: number[] = []
+    stt.on('Transcript', () => whileHeard.push(stt.connections.length))
     stt.answerNth(0, 'one')
     stt.answerNth(0, 'two')
     expect(seen).toEqual(['Transcript one', 'Transcript two'])
-    // Opened once an utterance had its transcript: the next one finds it warm.
+    // Opened once an utterance had its transcript, so that the next one finds it warm; not while
+    // the transcript's listeners run (the answer's request goes first), and only once.
+    expect(whileHeard).toEqual([2, 2])
+    await new Promise((resolve) => setImmediate(resolve))
     expect(stt.connections).toHaveLength(3)
     expect(stt.connections[2]!.sent).toEqual([])
     stt.destroy()

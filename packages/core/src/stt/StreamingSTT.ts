@@ -326,12 +326,18 @@ export abstract class StreamingSTT<
    */
   protected complete(utterance: U, text: string): void {
     if (!this.recordTranscript(utterance, text)) return
-    // One connection per utterance: the next one opens now, so the next utterance finds it warm.
-    if (this.streaming.connectionPerUtterance && (!this.connection || this.connection.isOver)) {
-      this.connection = this.connect()
-    }
+    // One connection per utterance: the next one opens ahead, so the next utterance finds it
+    // warm; once the transcript's listeners are done (the answer's model request goes first: its
+    // handshake would hold that request back, at the moment the user waits for the answer).
+    if (this.streaming.connectionPerUtterance) setImmediate(() => this.openAhead())
     // With one utterance at a time on the wire, the next one's audio goes now.
     this.pump()
+  }
+
+  /** Opens the next connection ahead (`connectionPerUtterance`), unless audio already did. */
+  private openAhead(): void {
+    if (this.destroyed || (this.connection && !this.connection.isOver)) return
+    this.connection = this.connect()
   }
 
   /**
@@ -463,3 +469,4 @@ function needsWire(utterance: StreamingUtterance): boolean {
     unanswered(utterance) && !utterance.endSent && (utterance.queue.length > 0 || utterance.ended)
   )
 }
+
