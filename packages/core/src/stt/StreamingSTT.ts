@@ -469,4 +469,3 @@ function needsWire(utterance: StreamingUtterance): boolean {
     unanswered(utterance) && !utterance.endSent && (utterance.queue.length > 0 || utterance.ended)
   )
 }
-
