@@ -865,9 +865,9 @@ export class CallController implements AnswerHost, TurnTranscriptOwner {
 }
 
 /**
- * The field of core's `Agent`, `STT` and `TTS` (their base, `PartEmitter`) where the call they
- * belong to is told their events before their listeners: a registered symbol, the same one core
- * uses, so that it needs no export.
+ * The field of core's `Agent`, `STT` and `TTS` (put on them by core's `eventsGoToCall`) where the
+ * call they belong to is told their events before their listeners: a registered symbol, the same
+ * one core uses, so that it needs no export.
  */
 const CALL_SINK = Symbol.for('openmic.callSink')
 

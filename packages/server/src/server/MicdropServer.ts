@@ -11,15 +11,17 @@ import {
 import { WebSocket, type RawData } from 'ws'
 import { readParamsOf } from '../params/held-frames.js'
 import { CallServer } from '../transport/CallServer.js'
+import {
+  listenToSocket,
+  stopListeningToSocket,
+  type SocketEvents,
+} from '../transport/socket-listeners.js'
 import { VadTurns } from '../transport/VadTurns.js'
 import { FrameWriter } from './frame-writer.js'
 import { frameBuffer, frameSize } from './frames.js'
 import type { MicdropServerEvents, MicdropServerOptions } from './types.js'
 
 const DEFAULT_MAX_FRAME_BYTES = 65536
-/** The call a socket carries, for the socket's listeners (shared by every call, see `listen`). */
-const CALL = Symbol('openmic.call')
-type CallSocket = WebSocket & { [CALL]?: MicdropServer }
 /** The client's words about its own turns: with the server's VAD, it hears them instead. */
 const TURN_WORDS: ReadonlySet<string> = new Set([
   MicdropClientCommands.StartSpeaking,
@@ -68,7 +70,7 @@ export class MicdropServer extends CallServer<MicdropServerEvents> {
       // `Interrupt` (its cue to drop what it plays), and its playback is reckoned by the server.
       this.clientSaidHello({ captions: false, reportsPlaybackEnd: false })
     }
-    this.listen()
+    listenToSocket(socket, this, MicdropServer.SOCKET_EVENTS)
     if (socket.readyState !== WebSocket.OPEN) {
       queueMicrotask(() => this.onClose())
       return
@@ -97,27 +99,11 @@ export class MicdropServer extends CallServer<MicdropServerEvents> {
     this.writer.flush()
   }
 
-  /**
-   * Puts the call's listeners on its socket: functions shared by every call, which find the call
-   * on the socket they are called on (an idle call holds no closure per listener).
-   */
-  private listen() {
-    ;(this.socket as CallSocket)[CALL] = this
-    this.socket.on('message', MicdropServer.onSocketMessage)
-    this.socket.on('close', MicdropServer.onSocketClose)
-    this.socket.on('error', MicdropServer.onSocketError)
-  }
-
-  private static onSocketMessage(this: CallSocket, data: RawData, isBinary: boolean) {
-    this[CALL]?.onMessage(data, isBinary)
-  }
-
-  private static onSocketClose(this: CallSocket, code?: number) {
-    this[CALL]?.onClose(code)
-  }
-
-  private static onSocketError(this: CallSocket, error: Error) {
-    this[CALL]?.log('Socket error:', error)
+  /** What a call does with its socket's events (shared by every call: see `listenToSocket`). */
+  private static readonly SOCKET_EVENTS: SocketEvents<MicdropServer> = {
+    message: (call, data, isBinary) => call.onMessage(data, isBinary),
+    close: (call, code) => call.onClose(code),
+    error: (call, error) => call.log('Socket error:', error),
   }
 
   private onMessage(data: RawData, isBinary: boolean) {
@@ -199,10 +185,7 @@ export class MicdropServer extends CallServer<MicdropServerEvents> {
   }
 
   private onClose(code?: number) {
-    this.socket.off('message', MicdropServer.onSocketMessage)
-    this.socket.off('close', MicdropServer.onSocketClose)
-    this.socket.off('error', MicdropServer.onSocketError)
-    ;(this.socket as CallSocket)[CALL] = undefined
+    stopListeningToSocket(this.socket)
     this.turns?.destroy()
     this.end(code)
   }

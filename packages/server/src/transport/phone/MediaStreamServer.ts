@@ -5,6 +5,7 @@ import { WebSocket, type RawData } from 'ws'
 import { MicdropError, MicdropErrorCode } from '../../errors/MicdropError.js'
 import type { MicdropServerEvents, MicdropServerOptions } from '../../server/types.js'
 import { CallServer } from '../CallServer.js'
+import { listenToSocket, stopListeningToSocket, type SocketEvents } from '../socket-listeners.js'
 import { VadTurns } from '../VadTurns.js'
 import { DtmfDigits, type DtmfToAgentOptions } from './DtmfDigits.js'
 import type { MediaStreamCommand, MediaStreamMessage } from './media-stream-messages.js'
@@ -115,9 +116,12 @@ export abstract class MediaStreamServer<
     }
     // The line reports its playback's end through the marks, as an openmic client would
     this.clientSaidHello({ captions: false, reportsPlaybackEnd: true })
-    socket.on('message', this.onMessage)
-    socket.on('close', this.onClose)
-    socket.on('error', this.onError)
+    // The shared handlers read only what every MediaStreamServer has, whatever its type arguments
+    listenToSocket(
+      socket,
+      this as unknown as MediaStreamServer<unknown>,
+      MediaStreamServer.SOCKET_EVENTS
+    )
     if (socket.readyState !== WebSocket.OPEN) queueMicrotask(() => this.onClose())
   }
 
@@ -181,7 +185,14 @@ export abstract class MediaStreamServer<
     }
   }
 
-  private readonly onMessage = (data: RawData, isBinary: boolean): void => {
+  /** What a call does with its socket's events (shared by every call: see `listenToSocket`). */
+  private static readonly SOCKET_EVENTS: SocketEvents<MediaStreamServer<unknown>> = {
+    message: (call, data, isBinary) => call.onMessage(data, isBinary),
+    close: (call, code) => call.onClose(code),
+    error: (call, error) => call.log('Socket error:', error),
+  }
+
+  private onMessage(data: RawData, isBinary: boolean): void {
     if (this.isEnded) return
     if (isBinary) return this.log(`Ignored a binary frame: ${this.carrier} sends text`)
     const message = this.readMessage(data.toString())
@@ -303,19 +314,13 @@ export abstract class MediaStreamServer<
     this.socket.send(this.writeMessage(command, this.started.start))
   }
 
-  private readonly onClose = (code?: number) => {
-    this.socket.off('message', this.onMessage)
-    this.socket.off('close', this.onClose)
-    this.socket.off('error', this.onError)
+  private onClose(code?: number) {
+    stopListeningToSocket(this.socket)
     this.markClosed()
     this.input.played({ ms: this.playback.position() })
     this.turns.destroy()
     this.digits?.destroy()
     this.destroyDenoiser()
     this.end(code)
-  }
-
-  private readonly onError = (error: Error) => {
-    this.log('Socket error:', error)
   }
 }
