@@ -89,6 +89,8 @@ const FINAL_PHASES: ReadonlySet<AnswerPhase> = new Set(['heard', 'cut', 'silent'
 
 /** For a client that reports the end of its playback: how long its report may take to come. */
 const REPORT_FALLBACK_MS = 2000
+/** The end-of-playback timer counts in whole ms: an answer within this of its end was heard. */
+const TIMER_RESOLUTION_MS = 1
 
 /**
  * One answer, from the text the agent (or the app) gives it to the items the conversation keeps
@@ -550,6 +552,23 @@ export class Answer implements OutboxOwner {
       this.heardTimer = setTimeout(() => this.awaitPlayedOut(allowance), Math.ceil(delay))
       return
     }
+    this.endPlayedOut()
+  }
+
+  /**
+   * For a client that does not report its playback: a playing answer whose estimated end is
+   * reached by `now`, or within its timer's resolution, was heard to its end; it ends so (the
+   * user spoke right at its end, before the timer fired). Returns whether it ended.
+   */
+  endIfPlayedOut(now: number): boolean {
+    if (this.phase !== 'playing' || this.host.reportsPlaybackEnd) return false
+    if (now < this.playback.playEndAt - TIMER_RESOLUTION_MS) return false
+    this.endPlayedOut()
+    return true
+  }
+
+  /** All that was sent played out, as estimated. */
+  private endPlayedOut() {
     this.end(this.spoken.complete ? 'heard' : 'cut', this.playback.sentMs, {
       at: this.playback.playEndAt,
       source: 'estimated',

@@ -288,6 +288,17 @@ export class CallController implements AnswerHost, TurnTranscriptOwner {
     return 0
   }
 
+  /**
+   * The user speaks (or mutes): the answers a client that does not report its playback has
+   * played out by now end heard first, so that speaking right at an answer's end (before its
+   * end-of-playback timer fired) is not a barge-in over it.
+   */
+  endPlayedOut(): void {
+    if (this.reportsPlaybackEnd || this.answers.length === 0) return
+    const now = performance.now()
+    for (const answer of [...this.answers]) answer.endIfPlayedOut(now)
+  }
+
   /** The client left: the answers it was playing keep what it heard. */
   hangUp(): void {
     // What the user said before they left stands; what answered it was never heard

@@ -179,6 +179,7 @@ export abstract class CallServer<
   private static readonly Input = class<E extends MicdropServerEvents> implements CallInput {
     constructor(private readonly server: CallServer<E>) {}
     startSpeaking() {
+      this.server.call.endPlayedOut()
       this.server.trackBargeIn()
       this.server.call.startSpeaking()
     }
@@ -195,6 +196,7 @@ export abstract class CallServer<
       this.server.call.resumeSpeaking()
     }
     mute() {
+      this.server.call.endPlayedOut()
       this.server.trackBargeIn()
       this.server.call.mute()
     }

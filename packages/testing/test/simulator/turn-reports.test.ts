@@ -93,6 +93,33 @@ describe('Turn reports', () => {
     }
   )
 
+  // "Once upon a time." is 170 ms of audio. No latency, no prebuffer: the client's playback ends
+  // when the server reckons it does. A user who speaks within a millisecond of that end heard it
+  // all (the server's end-of-playback timer, in whole ms, may not have fired yet); 20 ms before
+  // the end is a barge-in.
+  it.each([
+    [169, 'answered', []],
+    [150, 'interrupted', [['interrupted', 150]]],
+  ] as const)(
+    'a Micdrop client speaking %i ms into a 170 ms answer: %s',
+    async (thenMs, outcome, expectedBargeIns) => {
+      const { turns, bargeIns } = await run({
+        client: 'micdrop',
+        latencyMs: 0,
+        prebufferMs: 0,
+        steps: [
+          { say: 'Tell me a story' },
+          { waitFor: 'speech', thenMs },
+          { say: 'And then' },
+          { waitFor: 'quiet' },
+        ],
+        agent: { answers: ['Once upon a time.', 'The end.'] },
+      })
+      expect(bargeIns).toEqual(expectedBargeIns)
+      expect(turns.map((turn) => turn.outcome)).toEqual([outcome, 'answered'])
+    }
+  )
+
   it('reports a failed turn with what failed: the agent, the STT, the TTS', async () => {
     const agent = await run({
       agent: { answers: [{ error: 'model down' }] },
