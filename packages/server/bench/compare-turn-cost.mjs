@@ -32,6 +32,7 @@ function runOnce(root) {
     fastP90: number(fast, /endToEndMs p50 [\d.]+ p90 ([\d.]+)/),
     cpuUs: number(fast, /CPU ([\d.]+) µs\/turn/),
     pacedCpuUs: number(paced, /CPU ([\d.]+) µs\/turn/),
+    coldCpuUs: number(out.slice(out.indexOf('cold')), /CPU ([\d.]+) µs\/turn/),
     heapKB: number(out, /heap allocated: ([\d.]+) KB\/turn/),
   }
 }
@@ -54,6 +55,7 @@ for (const [key, label] of [
   ['fastP90', 'back to back: p90 ms'],
   ['cpuUs', 'CPU µs per turn'],
   ['pacedCpuUs', 'paced (a turn every 5 ms): CPU µs per turn'],
+  ['coldCpuUs', 'cold (caches flushed before each turn): CPU µs per turn'],
   ['heapKB', 'heap allocated KB per turn'],
 ]) {
   const a = column(results.this, key)

@@ -5,7 +5,10 @@
 // and TTS parts), CPU time per turn, and heap allocated per turn (V8 sampling heap profiler).
 // CPU is also given at a paced rate (a turn every 5 ms, each call's answer played out before its
 // next turn), where code and caches are as cold as on a server with a few hundred calls: the
-// fast pace hides what that costs.
+// fast pace hides what that costs. And cold: before each turn the CPU caches are flushed (a 32 MB
+// buffer walked, not counted), and only the turn's own CPU is counted, from its first frame until
+// the event loop is idle (each call's answer played out by a pause between rounds, not counted):
+// as cold as the paced rate, but without its timer wakeups, so steady from run to run.
 // With `--micdrop <checkout>`, the call is Micdrop's server (built from its public source outside
 // this project, see micdrop.mjs) with the same doubles: it reports no latency, CPU and heap only.
 // Run: pnpm --filter @openmic/core --filter @openmic/server build && node bench/turn-cost.mjs
@@ -87,6 +90,29 @@ function summary(label, { metrics: turns, cpuPerTurnUs }, withCpu) {
   console.log(line.join('\n  '))
 }
 
+/** Walked before each cold turn: bigger than the CPU's caches, so the turn finds none of its own. */
+const evictor = new Float64Array(4 << 20)
+function evictCaches() {
+  for (let i = 0; i < evictor.length; i += 8) evictor[i] += 1
+}
+
+/** CPU per turn with cold caches: the turn's own CPU only (see the header). */
+async function coldCpuPerTurn(turns) {
+  let used = 0
+  await sleep(400) // the answers of the runs before play out
+  for (let t = 0; t < turns; t++) {
+    evictCaches()
+    const cpu = process.cpuUsage()
+    turn(sockets[t % CALLS])
+    await nextLoop()
+    const turnCpu = process.cpuUsage(cpu)
+    used += turnCpu.user + turnCpu.system
+    // Each call's answer plays out before its next turn
+    if (t % CALLS === CALLS - 1) await sleep(400)
+  }
+  return used / turns
+}
+
 async function allocatedPerTurn(turns) {
   const session = new Session()
   session.connect()
@@ -111,6 +137,7 @@ await run(5000, 0) // warm-up
 summary(`slow (a turn every 50 ms, ${SLOW_TURNS} turns):`, await run(SLOW_TURNS, 50), false)
 summary(`paced (a turn every 5 ms, 2000 turns):`, await run(2000, 5), true)
 summary(`fast (back to back, ${FAST_TURNS} turns):`, await run(FAST_TURNS, 0), true)
+console.log(`cold (caches flushed before each turn, 2000 turns): CPU ${(await coldCpuPerTurn(2000)).toFixed(1)} µs/turn`)
 console.log(
   `heap allocated: ${((await allocatedPerTurn(FAST_TURNS / 4)) / 1024).toFixed(1)} KB/turn`
 )
