@@ -113,11 +113,11 @@ export class Answer implements OutboxOwner {
    * end of the call, removing the user message): it can no longer be thrown away and restarted.
    */
   acted = false
-  private readonly spoken: SpokenText & { words: TTSWord[] } = {
+  private readonly spoken: SpokenText & { wordEndsMs: number[] } = {
     text: '',
     audioMs: 0,
     complete: false,
-    words: [],
+    wordEndsMs: [],
   }
   private readonly playback = new AnswerPlayback()
   private readonly messages: SavedMessage[] = []
@@ -225,7 +225,7 @@ export class Answer implements OutboxOwner {
   /** Word timings from the TTS. */
   ttsWords(words: TTSWord[]): void {
     if (!this.producing) return
-    this.spoken.words.push(...words)
+    for (const word of words) this.spoken.wordEndsMs.push(word.endMs)
     this.sendCaptions()
   }
 

@@ -1,5 +1,3 @@
-import type { TTSWord } from '@openmic/core'
-
 /**
  * Speaking rate assumed for audio whose text is not all known yet (an answer cut while the TTS
  * still produces it): about 15 characters per second, an average speaking pace.
@@ -14,8 +12,12 @@ export interface SpokenText {
   audioMs: number
   /** All audio of the text was received (the TTS ended it). */
   complete: boolean
-  /** The TTS's word timings, when it gives them (ms from the start of the answer's audio). */
-  words: readonly TTSWord[]
+  /**
+   * Where each word the TTS aligned ends, when it gives word timings (ms from the start of the
+   * answer's audio): only the ends are kept, not the TTS's word objects, which a playing answer
+   * would otherwise hold until it is heard.
+   */
+  wordEndsMs: readonly number[]
 }
 
 /** A word of an answer whose place in the audio is known. */
@@ -36,8 +38,8 @@ export function heardChars(spoken: SpokenText, playedMs: number): number {
   if (playedMs <= 0 || text.length === 0) return 0
   // The TTS may still be aligning the last words: all of them heard if everything was played
   if (spoken.complete && playedMs >= spoken.audioMs) return text.length
-  if (spoken.words.length > 0) {
-    const heard = spoken.words.filter((word) => word.endMs <= playedMs).length
+  if (spoken.wordEndsMs.length > 0) {
+    const heard = spoken.wordEndsMs.filter((endMs) => endMs <= playedMs).length
     const ends = wordEnds(text)
     return ends[Math.min(heard, ends.length) - 1] ?? 0
   }
@@ -66,14 +68,15 @@ export function heardText(spoken: SpokenText, playedMs: number): string {
 export function timedWords(spoken: SpokenText, from: number): TimedWord[] {
   const ends = wordEnds(spoken.text)
   const timed: TimedWord[] = []
-  const known = spoken.words.length > 0 ? Math.min(spoken.words.length, ends.length) : 0
+  const aligned = spoken.wordEndsMs.length
+  const known = Math.min(aligned, ends.length)
   const all = spoken.complete ? ends.length : known
   for (let k = from; k < all; k++) {
     const start = k === 0 ? 0 : ends[k - 1]!
     const endMs =
       k < known
-        ? spoken.words[k]!.endMs
-        : spoken.words.length > 0
+        ? spoken.wordEndsMs[k]!
+        : aligned > 0
           ? spoken.audioMs
           : (ends[k]! * spoken.audioMs) / spoken.text.length
     timed.push({ text: spoken.text.slice(start, ends[k]), endMs })
