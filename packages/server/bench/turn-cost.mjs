@@ -137,7 +137,9 @@ await run(5000, 0) // warm-up
 summary(`slow (a turn every 50 ms, ${SLOW_TURNS} turns):`, await run(SLOW_TURNS, 50), false)
 summary(`paced (a turn every 5 ms, 2000 turns):`, await run(2000, 5), true)
 summary(`fast (back to back, ${FAST_TURNS} turns):`, await run(FAST_TURNS, 0), true)
-console.log(`cold (caches flushed before each turn, 2000 turns): CPU ${(await coldCpuPerTurn(2000)).toFixed(1)} µs/turn`)
+console.log(
+  `cold (caches flushed before each turn, 2000 turns): CPU ${(await coldCpuPerTurn(2000)).toFixed(1)} µs/turn`
+)
 console.log(
   `heap allocated: ${((await allocatedPerTurn(FAST_TURNS / 4)) / 1024).toFixed(1)} KB/turn`
 )
