@@ -558,13 +558,12 @@ export class Answer implements OutboxOwner {
   /**
    * For a client that does not report its playback: a playing answer whose estimated end is
    * reached by `now`, or within its timer's resolution, was heard to its end; it ends so (the
-   * user spoke right at its end, before the timer fired). Returns whether it ended.
+   * user spoke right at its end, before the timer fired).
    */
-  endIfPlayedOut(now: number): boolean {
-    if (this.phase !== 'playing' || this.host.reportsPlaybackEnd) return false
-    if (now < this.playback.playEndAt - TIMER_RESOLUTION_MS) return false
+  endIfPlayedOut(now: number): void {
+    if (this.phase !== 'playing' || this.host.reportsPlaybackEnd) return
+    if (now < this.playback.playEndAt - TIMER_RESOLUTION_MS) return
     this.endPlayedOut()
-    return true
   }
 
   /** All that was sent played out, as estimated. */

@@ -294,7 +294,7 @@ export class CallController implements AnswerHost, TurnTranscriptOwner {
    * end-of-playback timer fired) is not a barge-in over it.
    */
   endPlayedOut(): void {
-    if (this.reportsPlaybackEnd || this.answers.length === 0) return
+    if (this.answers.length === 0) return
     const now = performance.now()
     for (const answer of [...this.answers]) answer.endIfPlayedOut(now)
   }
