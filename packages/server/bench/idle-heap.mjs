@@ -3,33 +3,12 @@
 // or this build with Micdrop's server (`--micdrop <checkout>`, see micdrop.mjs) from one run to the
 // next; run.mjs measures the same over real sockets. `SNAP=<file>` also writes a heap snapshot.
 // Run: node --expose-gc bench/idle-heap.mjs [--micdrop <checkout>]
-import { EventEmitter } from 'node:events'
 import { writeHeapSnapshot } from 'node:v8'
-import { MockAgent, MockSTT, MockTTS } from '@openmic/core'
-import { loadMicdrop } from './micdrop.mjs'
+import { callStarter, MemorySocket } from './calls.mjs'
 
 const N = Number(process.env.N ?? 5000)
 const micdropAt = process.argv.indexOf('--micdrop')
-const ANSWER = 'Sure, here you go.'
-const doubles = () => ({
-  agent: new MockAgent({ answers: [ANSWER] }),
-  stt: new MockSTT({ utterances: ['Hello'] }),
-  tts: new MockTTS(),
-})
-const startCall =
-  micdropAt === -1
-    ? await import('./build.mjs').then(
-        ({ MicdropServer }) =>
-          (socket) =>
-            new MicdropServer(socket, doubles())
-      )
-    : loadMicdrop(process.argv[micdropAt + 1], { answer: ANSWER, utterance: 'Hello', doubles })
-
-/** What a server needs of a `ws` socket. */
-class MemorySocket extends EventEmitter {
-  readyState = 1
-  send() {}
-}
+const startCall = await callStarter(micdropAt === -1 ? undefined : process.argv[micdropAt + 1])
 
 const gc = () => {
   for (let i = 0; i < 3; i++) global.gc()

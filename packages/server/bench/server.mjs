@@ -5,29 +5,21 @@
 // measurement window.
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { WebSocketServer } from 'ws'
+import { ANSWER, doubles, UTTERANCE } from './calls.mjs'
 import { loadMicdrop } from './micdrop.mjs'
 
 const reference = process.argv.includes('--reference')
 /** Only idle calls are measured: no listener of the bench's on them (it would count as theirs). */
 const idleOnly = process.argv.includes('--idle')
 const micdropAt = process.argv.indexOf('--micdrop')
-const ANSWER = 'Sure, here you go.'
-const UTTERANCE = 'Hello'
-/** The doubles of a call: scripted, without latency. */
-const doubles = ({ MockAgent, MockSTT, MockTTS }) => ({
-  agent: new MockAgent({ answers: [ANSWER] }),
-  stt: new MockSTT({ utterances: [UTTERANCE] }),
-  tts: new MockTTS(),
-})
 // Only the server under test is loaded.
-const core = await import('@openmic/core')
 const startMicdropCall =
   micdropAt === -1
     ? undefined
     : loadMicdrop(process.argv[micdropAt + 1], {
         answer: ANSWER,
         utterance: UTTERANCE,
-        doubles: () => doubles(core),
+        doubles,
         ownDoubles: process.argv.includes('--own-doubles'),
       })
 const { MicdropServer } = startMicdropCall ? {} : await import('./build.mjs')
@@ -47,7 +39,7 @@ wss.on('connection', (socket) => {
     return
   }
   if (startMicdropCall) return void startMicdropCall(socket)
-  const call = new MicdropServer(socket, doubles(core))
+  const call = new MicdropServer(socket, doubles())
   if (idleOnly) return
   // StopSpeaking -> first audio frame handed to the socket, as the server measures it.
   call.on('Metrics', (metrics) => window?.endToEnd.push(metrics.endToEndMs))

@@ -13,28 +13,13 @@
 // this project, see micdrop.mjs) with the same doubles: it reports no latency, CPU and heap only.
 // Run: pnpm --filter @openmic/core --filter @openmic/server build && node bench/turn-cost.mjs
 //   [fast turns] [slow turns] [--micdrop <checkout>]
-import { EventEmitter } from 'node:events'
 import { Session } from 'node:inspector/promises'
-import { MockAgent, MockSTT, MockTTS } from '@openmic/core'
-import { loadMicdrop } from './micdrop.mjs'
+import { callStarter, MemorySocket } from './calls.mjs'
 
 const args = process.argv.slice(2)
 const micdropAt = args.indexOf('--micdrop')
 const micdropDir = micdropAt === -1 ? undefined : args.splice(micdropAt, 2)[1]
-const ANSWER = 'Sure, here you go.'
-const doubles = () => ({
-  agent: new MockAgent({ answers: [ANSWER] }),
-  stt: new MockSTT({ utterances: ['Hello'] }),
-  tts: new MockTTS(),
-})
-/** Starts a call on a socket: this build's MicdropServer (reporting its metrics), or Micdrop's. */
-const startCall = micdropDir
-  ? loadMicdrop(micdropDir, { answer: ANSWER, utterance: 'Hello', doubles })
-  : await (async () => {
-      const { MicdropServer } = await import('./build.mjs')
-      return (socket) =>
-        new MicdropServer(socket, doubles()).on('Metrics', (turn) => metrics.push(turn))
-    })()
+const startCall = await callStarter(micdropDir)
 
 const CALLS = 100
 const FAST_TURNS = Number(args[0] ?? 20000)
@@ -43,16 +28,12 @@ const CHUNK = Buffer.alloc(3200, 3)
 const START = Buffer.from('StartSpeaking')
 const STOP = Buffer.from('StopSpeaking')
 
-/** What MicdropServer needs of a `ws` socket. */
-class MemorySocket extends EventEmitter {
-  readyState = 1
-  send() {}
-}
-
 const metrics = []
 const sockets = Array.from({ length: CALLS }, () => {
   const socket = new MemorySocket()
-  startCall(socket)
+  const call = startCall(socket)
+  // This build's calls report their metrics (Micdrop's server has none)
+  if (!micdropDir) call.on('Metrics', (turn) => metrics.push(turn))
   return socket
 })
 
