@@ -42,3 +42,14 @@ export async function cancelOnFirstChunk(agent: Agent): Promise<string[]> {
   await new Promise((resolve) => stream.on('end', resolve))
   return chunks
 }
+
+/** An agent whose every answer fails at once with `message` (thrown by `generateAnswer`). */
+export function brokenAgent(message: string): Agent {
+  class Broken extends Agent {
+    protected async generateAnswer(): Promise<void> {
+      throw new Error(message)
+    }
+    cancel() {}
+  }
+  return new Broken({ systemPrompt: 's' })
+}

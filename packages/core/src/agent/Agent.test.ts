@@ -1,7 +1,13 @@
 import type { PassThrough } from 'node:stream'
 import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { cancelOnFirstChunk, delay, readAll, recordEvents } from '../../test/helpers.js'
+import {
+  brokenAgent,
+  cancelOnFirstChunk,
+  delay,
+  readAll,
+  recordEvents,
+} from '../../test/helpers.js'
 import { Logger } from '../logger/Logger.js'
 import { Agent } from './Agent.js'
 import type { MicdropConversationMessage } from '../conversation/types.js'
@@ -223,13 +229,7 @@ describe('Agent.answer', () => {
 
   it('warns on the console when an answer fails and nobody listens or logs', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
-    class Broken extends Agent {
-      protected async generateAnswer() {
-        throw new Error('lost otherwise')
-      }
-      cancel() {}
-    }
-    await readAll(new Broken({ systemPrompt: 's' }).answer())
+    await readAll(brokenAgent('lost otherwise').answer())
     expect(warn).toHaveBeenCalledWith(
       expect.stringContaining('Broken'),
       'Answer failed:',

@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { readAll } from '../../test/helpers.js'
-import { Agent } from '../agent/Agent.js'
+import { brokenAgent, readAll } from '../../test/helpers.js'
 import { MockTTS } from '../mocks/MockTTS.js'
 import { CALL_SINK, type CallSink } from './call-sink.js'
 
@@ -39,13 +38,7 @@ describe('a part and its call', () => {
 
   it('counts the call as a listener: emit is true with no listener, and a failure is not warned of', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
-    class Broken extends Agent {
-      protected async generateAnswer() {
-        throw new Error('the call hears this')
-      }
-      cancel() {}
-    }
-    const agent = new Broken({ systemPrompt: 's' })
+    const agent = brokenAgent('the call hears this')
     expect(agent.emit('SkipAnswer')).toBe(false)
     const { call, heard } = recordingCall(() => 0)
     setCall(agent, call)
