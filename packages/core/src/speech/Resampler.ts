@@ -30,7 +30,7 @@ export interface ResamplerOptions {
 export class Resampler {
   private readonly up: number
   private readonly down: number
-  private readonly phases: Float32Array[]
+  private readonly phases: Float64Array[]
   private readonly tapsPerPhase: number
   /** Offset of the filter's centre, in upsampled samples: the output is not delayed. */
   private readonly delay: number
@@ -38,7 +38,7 @@ export class Resampler {
   private readonly inputFormat: SampleFormat
   private readonly inputRate: number
   /** Input samples still needed, the oldest first; `samples[0]` is input number `first`. */
-  private samples: Float32Array
+  private samples: Float64Array
   private first: number
   private received = 0
   private produced = 0
@@ -65,7 +65,7 @@ export class Resampler {
     this.inputRate = fromRate
     this.bytesPerSample = this.inputFormat === 'pcm16' ? 2 : 4
     if (this.up === 1 && this.down === 1) {
-      this.phases = [Float32Array.of(1)]
+      this.phases = [Float64Array.of(1)]
       this.delay = 0
     } else {
       const filter = designResamplingFilter(this.up, this.down)
@@ -74,7 +74,7 @@ export class Resampler {
     }
     this.tapsPerPhase = this.phases[0]!.length
     // Silence before the first sample, so the first outputs see a full filter.
-    this.samples = new Float32Array(this.tapsPerPhase - 1)
+    this.samples = new Float64Array(this.tapsPerPhase - 1)
     this.first = -(this.tapsPerPhase - 1)
   }
 
@@ -86,7 +86,7 @@ export class Resampler {
     this.partial = Buffer.from(bytes.subarray(whole))
     const count = whole / this.bytesPerSample
     const view = new DataView(bytes.buffer, bytes.byteOffset, whole)
-    const input = new Float32Array(count)
+    const input = new Float64Array(count)
     if (this.inputFormat === 'pcm16') {
       for (let i = 0; i < count; i++) input[i] = view.getInt16(i * 2, true)
     } else {
@@ -121,12 +121,12 @@ export class Resampler {
     this.ended = true
     const total = Math.round((this.received * this.up) / this.down)
     // Silence after the last sample lets the filter finish the samples still due.
-    this.append(new Float32Array(Math.ceil(this.delay / this.up) + this.tapsPerPhase))
+    this.append(new Float64Array(Math.ceil(this.delay / this.up) + this.tapsPerPhase))
     return this.produce(total)
   }
 
-  private append(input: Float32Array): void {
-    const joined = new Float32Array(this.samples.length + input.length)
+  private append(input: Float64Array): void {
+    const joined = new Float64Array(this.samples.length + input.length)
     joined.set(this.samples)
     joined.set(input, this.samples.length)
     this.samples = joined
@@ -134,32 +134,41 @@ export class Resampler {
 
   /** Computes every output sample whose input is there, up to `limit` outputs in all. */
   private produce(limit: number): Buffer {
-    const { up, down, phases, tapsPerPhase, delay } = this
-    const available = this.first + this.samples.length
-    const out: number[] = []
-    while (this.produced < limit) {
-      const position = this.produced * down + delay
+    const { up, down, phases, tapsPerPhase, delay, samples, first } = this
+    // Output n needs input floor((n * down + delay) / up), which must have come.
+    const ready = Math.ceil(((first + samples.length) * up - delay) / down)
+    const count = Math.max(0, Math.min(limit, ready) - this.produced)
+    const out = Buffer.allocUnsafe(count * 2)
+    let position = this.produced * down + delay
+    for (let i = 0; i < count; i++, position += down) {
       const newest = Math.floor(position / up)
-      if (newest >= available) break
       const taps = phases[position - newest * up]!
-      const start = newest - this.first
-      let sum = 0
-      for (let k = 0; k < tapsPerPhase; k++) sum += taps[k]! * this.samples[start - k]!
-      out.push(sum)
-      this.produced++
+      const start = newest - first
+      // Four running sums: one sum would wait on each addition before the next
+      let a = 0
+      let b = 0
+      let c = 0
+      let d = 0
+      let k = 0
+      for (; k + 3 < tapsPerPhase; k += 4) {
+        a += taps[k]! * samples[start - k]!
+        b += taps[k + 1]! * samples[start - k - 1]!
+        c += taps[k + 2]! * samples[start - k - 2]!
+        d += taps[k + 3]! * samples[start - k - 3]!
+      }
+      for (; k < tapsPerPhase; k++) a += taps[k]! * samples[start - k]!
+      const sum = a + b + (c + d)
+      out.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(sum))), i * 2)
     }
+    this.produced += count
     // Keep what the next outputs still reach back to.
     const oldestNeeded = Math.floor((this.produced * down + delay) / up) - (tapsPerPhase - 1)
-    const drop = Math.max(0, Math.min(oldestNeeded - this.first, this.samples.length))
+    const drop = Math.max(0, Math.min(oldestNeeded - first, samples.length))
     if (drop > 0) {
-      this.samples = this.samples.subarray(drop)
+      this.samples = samples.subarray(drop)
       this.first += drop
     }
-    const buffer = Buffer.alloc(out.length * 2)
-    for (let i = 0; i < out.length; i++) {
-      buffer.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(out[i]!))), i * 2)
-    }
-    return buffer
+    return out
   }
 }
 

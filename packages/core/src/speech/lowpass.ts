@@ -14,7 +14,7 @@ const STOPBAND_DB = 70
 export function designResamplingFilter(
   up: number,
   down: number
-): { phases: Float32Array[]; length: number } {
+): { phases: Float64Array[]; length: number } {
   // Frequencies as fractions of the upsampled rate.
   const nyquist = 0.5 / Math.max(up, down)
   const transition = nyquist * 0.1
@@ -27,7 +27,7 @@ export function designResamplingFilter(
   const length = tapsPerPhase * up - ((tapsPerPhase * up) % 2 === 0 ? 1 : 0)
   const center = (length - 1) / 2
   const i0Beta = besselI0(beta)
-  const phases = Array.from({ length: up }, () => new Float32Array(tapsPerPhase))
+  const phases = Array.from({ length: up }, () => new Float64Array(tapsPerPhase))
   for (let n = 0; n < length; n++) {
     const x = n - center
     const sinc = x === 0 ? 2 * cutoff : Math.sin(2 * Math.PI * cutoff * x) / (Math.PI * x)
