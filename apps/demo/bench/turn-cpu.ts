@@ -92,15 +92,15 @@ class Caller {
   }
 }
 
-/** One run: a call on `start`, warmed up, then `turns` turns; CPU µs per turn. */
-async function run(pipeline: Pipeline, start: StartCall, turns = TURNS): Promise<number> {
+/** One run: a call on `start`, warmed up, then TURNS turns; CPU µs per turn. */
+async function run(pipeline: Pipeline, start: StartCall): Promise<number> {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 })
   await new Promise((resolve) => wss.once('listening', resolve))
   wss.on('connection', (socket) => start(socket, pipeline.make()))
   const caller = await Caller.connect(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}`)
   await sleep(300) // the STT's connection opens
   let cpu = 0
-  for (let turn = 0; turn < WARMUP_TURNS + turns; turn++) {
+  for (let turn = 0; turn < WARMUP_TURNS + TURNS; turn++) {
     pipeline.script()
     const before = cpuNow()
     const audio = await caller.turn(pipeline.speech)
@@ -110,7 +110,7 @@ async function run(pipeline: Pipeline, start: StartCall, turns = TURNS): Promise
   }
   caller.close()
   wss.close()
-  return cpu / turns
+  return cpu / TURNS
 }
 
 const median = (values: number[]) =>
@@ -125,8 +125,9 @@ for (const [id, make] of Object.entries(pipelines)) {
   if (only ? !only.includes(id) : id === 'local') continue
   const pipeline = await make(fakes)
   const runs: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]))
-  // A run of each, not counted: the first calls of a process load code and warm the JIT up.
-  for (const name of names) await run(pipeline, servers[name]!, WARMUP_TURNS)
+  // A run of each, not counted: the first calls of a process load code and keep the compiler's
+  // threads busy (their CPU is the process's), for more turns than a run's first few.
+  for (const name of names) await run(pipeline, servers[name]!)
   for (let r = 0; r < RUNS; r++) {
     // Each server goes first every other run: the second finds the machine as the first left it.
     const order = r % 2 === 0 ? names : [...names].reverse()
