@@ -22,6 +22,7 @@
 import type { AddressInfo } from 'node:net'
 import { loadavg } from 'node:os'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { MicdropServer } from '@openmic/server'
 import { WebSocketServer } from 'ws'
 import { pipelines, type Pipeline } from './cloud/pipelines.js'
@@ -46,8 +47,6 @@ interface Turn {
   /** The garbage collector's pauses between end of speech and first audio. */
   gc: number
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 function quantile(values: number[], q: number): number {
   const sorted = values.filter((value) => !Number.isNaN(value)).sort((a, b) => a - b)

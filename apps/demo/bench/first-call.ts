@@ -9,22 +9,16 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { setTimeout as sleep } from 'node:timers/promises'
 import WebSocket from 'ws'
 import { speakPcm } from '../test/speech.js'
+import { median } from './stats.js'
 
 const RUNS = Number(process.env.RUNS ?? 5)
 const CHUNK_BYTES = 3200 // 100 ms of PCM16 16 kHz mono
 const mainScript =
   process.argv[2] ??
   join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'server', 'main.js')
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
-}
 
 interface CallTimes {
   greetingAudioMs: number

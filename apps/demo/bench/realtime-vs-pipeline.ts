@@ -13,6 +13,7 @@
 // Run: pnpm build && pnpm --filter @openmic/demo bench:realtime [turns per path, default 60]
 import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
+import { setTimeout as sleep } from 'node:timers/promises'
 import {
   MockAgent,
   MockRealtime,
@@ -36,8 +37,6 @@ const REALTIME_FIRST_AUDIO_MS = 300
 const SPEECH_MS = 300
 const CHUNK = Buffer.alloc(3200, 5) // 100 ms of PCM16 16 kHz
 const ANSWER = 'Sure, the table is booked for eight.'
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b)

@@ -16,11 +16,13 @@
 import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 import { join, resolve } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { Agent, STT, TTS } from '@openmic/core'
 import { MicdropServer } from '@openmic/server'
 import WebSocket, { WebSocketServer } from 'ws'
 import { pipelines, type Pipeline } from './cloud/pipelines.js'
 import { FakeHost } from './cloud/remote-fakes.js'
+import { median } from './stats.js'
 
 const TURNS = Number(process.env.TURNS ?? 20)
 const WARMUP_TURNS = 5
@@ -44,7 +46,6 @@ if (micdropDir) {
   servers.Micdrop = (socket, parts) => new Micdrop(socket, parts)
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const cpuNow = () => {
   const { user, system } = process.cpuUsage()
   return user + system
@@ -112,9 +113,6 @@ async function run(pipeline: Pipeline, start: StartCall): Promise<number> {
   wss.close()
   return cpu / TURNS
 }
-
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 const fakes = new FakeHost()
 const names = Object.keys(servers)

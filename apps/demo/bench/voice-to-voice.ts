@@ -3,6 +3,7 @@
 // StopSpeaking, and times the first reply audio frame. Prints p50 / p90 over 20 turns, with the
 // server's own per-turn metrics (STT finalize, agent first text, TTS first audio) beside them.
 import type { AddressInfo } from 'node:net'
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { MicdropTurnMetrics } from '@openmic/core/protocol'
 import WebSocket from 'ws'
 import { buildApp } from '../src/server/app.js'
@@ -16,8 +17,6 @@ async function speak(text: string): Promise<Buffer> {
   const silence = Buffer.alloc(CHUNK_BYTES * 3)
   return Buffer.concat([silence, await speakPcm(text), silence])
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b)

@@ -2,6 +2,7 @@
 // user's speech at real-time pace, plays the answer's audio in real time (a queue drained at
 // 16 kHz, no jitter buffer), reports how far it played (`Played`, with `reportsPlaybackEnd`) and
 // takes the assistant's `Message` once it was heard to its end (`captions`), which ends the turn.
+import { setTimeout as sleep } from 'node:timers/promises'
 import {
   audioMs,
   encodeClientHello,
@@ -25,8 +26,6 @@ export interface HeardTurn {
   turnMs: number
   metrics: MicdropTurnMetrics
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 export class PlayingClient {
   private readonly socket: WebSocket
