@@ -179,7 +179,6 @@ export abstract class CallServer<
   private static readonly Input = class<E extends MicdropServerEvents> implements CallInput {
     constructor(private readonly server: CallServer<E>) {}
     startSpeaking() {
-      this.server.call.endPlayedOut()
       this.server.trackBargeIn()
       this.server.call.startSpeaking()
     }
@@ -196,7 +195,6 @@ export abstract class CallServer<
       this.server.call.resumeSpeaking()
     }
     mute() {
-      this.server.call.endPlayedOut()
       this.server.trackBargeIn()
       this.server.call.mute()
     }
@@ -421,9 +419,11 @@ export abstract class CallServer<
   /**
    * The user spoke or muted: over an answer, a barge-in that `BargeIn` reports once settled. A
    * client that said `Hello` sees each settled by one `Interrupt` or `Resume`, possibly from
-   * within this call (so it is queued first); any other has its answer cut at once.
+   * within this call (so it is queued first); any other has its answer cut at once. Answers
+   * already played out by now end heard first: speaking right at an answer's end is no barge-in.
    */
   private trackBargeIn() {
+    this.call.endPlayedOut()
     // Before the call reads (and takes) the client's report: what the barge-in keeps
     const bargeIn = this.call.answerInProgress
       ? { heardMs: this.call.heardNow(), at: performance.now() }
